@@ -1,0 +1,15 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// AsyncSignals depends on the Swift toolchain only: Foundation, Dispatch, Synchronization and the C library.
+let package = Package(
+  name: "AsyncSignals",
+  products: [
+    .library(name: "AsyncSignals", targets: ["AsyncSignals"])
+  ],
+  targets: [
+    .target(name: "AsyncSignals"),
+    .testTarget(name: "AsyncSignalsTests", dependencies: ["AsyncSignals"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

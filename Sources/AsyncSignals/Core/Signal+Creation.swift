@@ -1,0 +1,150 @@
+extension Signal {
+  /// Creates a cold signal whose `body` runs once for each subscription.
+  ///
+  /// The body receives the subscription's subscriber and returns the disposable that cleans up after it, or
+  /// `nil`. It runs at once when a scheduler is current (inside a scheduler's block, or on the main queue);
+  /// otherwise it is scheduled on a background scheduler, so that ``Schedulers/current`` is never `nil`
+  /// inside it (guarantee 5). The subscriber may be called from any thread: events are delivered one at a
+  /// time, and a sender on another thread waits for the event in progress (guarantee 1). After the first
+  /// `sendError` or `sendCompleted`, or once the subscription is disposed, further sends are ignored
+  /// (guarantee 2) and the cleanup runs — at once, or as soon as the body returns it.
+  ///
+  /// ```swift
+  /// let numbers = Signal<Int, Never>.create { subscriber in
+  ///   subscriber.sendNext(1)
+  ///   subscriber.sendNext(2)
+  ///   subscriber.sendCompleted()
+  ///   return ActionDisposable { print("disposed") }
+  /// }
+  /// numbers.subscribeNext { print($0) }  // 1, 2, disposed
+  /// ```
+  ///
+  /// The subscriber is released when the subscription ends and the body's work lets go of it.
+  ///
+  /// - Parameter body: The work of one subscription.
+  /// - Returns: A cold signal.
+  /// - Note: ReactiveCocoa 2.5 `+createSignal:`.
+  public static func create(
+    _ body: @escaping @Sendable (any Subscriber<Value, Failure>) -> (any Disposable)?
+  ) -> Signal<Value, Failure> {
+    AnonymousSignal { observer in
+      let sink = Sink(observer)
+      if CurrentScheduler.isSet {
+        sink.run(body)
+      } else if let scheduled = QueueScheduler.background.schedule({ sink.run(body) }) {
+        sink.addChild(scheduled)
+      }
+      return sink
+    }
+  }
+
+  /// A signal that sends `value` and then completes, on each subscription.
+  ///
+  /// Delivery follows the same scheduling rule as ``create(_:)``.
+  ///
+  /// ```swift
+  /// Signal<Int, Never>.return(42).subscribeNext { print($0) }  // 42
+  /// ```
+  ///
+  /// - Parameter value: The one value.
+  /// - Note: ReactiveCocoa 2.5 `+return:`.
+  public static func `return`(_ value: Value) -> Signal<Value, Failure> {
+    SynchronousSignal { observer in
+      if observer(.next(value)) == .proceed { _ = observer(.completed) }
+    }
+  }
+
+  /// A signal that completes at once, on each subscription.
+  ///
+  /// ```swift
+  /// Signal<Int, Never>.empty.subscribeCompleted { print("done") }  // done
+  /// ```
+  ///
+  /// - Note: ReactiveCocoa 2.5 `+empty`.
+  public static var empty: Signal<Value, Failure> {
+    SynchronousSignal { observer in _ = observer(.completed) }
+  }
+
+  /// A signal that fails with `error` at once, on each subscription.
+  ///
+  /// ```swift
+  /// Signal<Int, URLError>.error(URLError(.timedOut)).subscribeError { print($0.code) }
+  /// ```
+  ///
+  /// - Parameter error: The failure.
+  /// - Note: ReactiveCocoa 2.5 `+error:`.
+  public static func error(_ error: Failure) -> Signal<Value, Failure> {
+    SynchronousSignal { observer in _ = observer(.error(error)) }
+  }
+
+  /// A signal that never sends anything and never ends.
+  ///
+  /// Its subscriptions hold on to nothing; disposing them only marks them disposed.
+  ///
+  /// ```swift
+  /// let pending = Signal<Int, Never>.never.subscribeNext { print($0) }  // prints nothing, ever
+  /// ```
+  ///
+  /// - Note: ReactiveCocoa 2.5 `+never`.
+  public static var never: Signal<Value, Failure> {
+    AnonymousSignal { _ in ActionDisposable() }
+  }
+
+  /// A signal that calls `makeSignal` at each subscription and subscribes to the signal it returns.
+  ///
+  /// `makeSignal` runs under the same scheduling rule as a ``create(_:)`` body.
+  ///
+  /// ```swift
+  /// let now = Signal<Date, Never>.defer { .return(Date()) }  // the date of each subscription
+  /// ```
+  ///
+  /// - Parameter makeSignal: Called once per subscription.
+  /// - Note: ReactiveCocoa 2.5 `+defer:`.
+  public static func `defer`(_ makeSignal: @escaping @Sendable () -> Signal<Value, Failure>) -> Signal<Value, Failure> {
+    AnonymousSignal { observer in
+      attachOnSubscriptionScheduler(observer) { observer in makeSignal().attach(observer) }
+    }
+  }
+
+  /// Runs `attach` now if a scheduler is current, otherwise on the background scheduler (guarantee 5).
+  static func attachOnSubscriptionScheduler(
+    _ observer: @escaping Observer<Value, Failure>,
+    _ attach: @escaping @Sendable (@escaping Observer<Value, Failure>) -> any Disposable
+  ) -> any Disposable {
+    if CurrentScheduler.isSet { return attach(observer) }
+    let subscription = CompoundDisposable()
+    let guarded: Observer<Value, Failure> = { event in subscription.isDisposed ? .stop : observer(event) }
+    subscription.add(QueueScheduler.background.schedule { subscription.add(attach(guarded)) })
+    return subscription
+  }
+}
+
+/// A signal whose body delivers all its events synchronously (`return`, `empty`, `error`): when a scheduler
+/// is current it needs neither a sink nor a disposable of its own.
+final class SynchronousSignal<Value: Sendable, Failure: Error>: Signal<Value, Failure>, @unchecked Sendable {
+  // guarded by: immutability (`body` is a `let`).
+  private let body: @Sendable (Observer<Value, Failure>) -> Void
+
+  init(_ body: @escaping @Sendable (Observer<Value, Failure>) -> Void) {
+    self.body = body
+    super.init(name: "")
+  }
+
+  override func attach(_ observer: @escaping Observer<Value, Failure>) -> any Disposable {
+    if CurrentScheduler.isSet {
+      body(observer)
+      return DisposedDisposable.shared
+    }
+    let sink = Sink(observer)
+    let body = self.body
+    if let scheduled = QueueScheduler.background.schedule({
+      body { event in
+        sink.send(event)
+        return sink.isDisposed ? .stop : .proceed
+      }
+    }) {
+      sink.addChild(scheduled)
+    }
+    return sink
+  }
+}

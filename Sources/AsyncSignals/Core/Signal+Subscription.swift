@@ -1,0 +1,178 @@
+extension Signal {
+  /// Subscribes `subscriber` to the signal.
+  ///
+  /// The subscriber first receives the subscription's disposable through
+  /// ``Subscriber/didSubscribe(with:)``, then the events, one at a time. Disposing the returned disposable
+  /// (or the one the subscriber received) ends the subscription; so does a terminal event.
+  ///
+  /// ```swift
+  /// let subject = Subject<Int, Never>()
+  /// numbers.subscribe(subject)  // forwards numbers into the subject
+  /// ```
+  ///
+  /// - Parameter subscriber: The receiver of the events.
+  /// - Returns: The subscription's disposable.
+  /// - Note: ReactiveCocoa 2.5 `-subscribe:`.
+  @discardableResult
+  public func subscribe<S: Subscriber>(_ subscriber: S) -> any Disposable
+  where S.Value == Value, S.Failure == Failure {
+    let subscription = SerialDisposable()
+    subscriber.didSubscribe(with: subscription)
+    let disposable = attach { event in
+      guard !subscription.isDisposed else { return .stop }
+      subscriber.send(event)
+      guard event.isTerminating else { return .proceed }
+      subscription.dispose()
+      return .stop
+    }
+    subscription.inner = disposable
+    return subscription
+  }
+
+  /// Subscribes with closures for values, the failure and completion.
+  ///
+  /// The closures are called one at a time, never concurrently, and released when the subscription ends.
+  ///
+  /// ```swift
+  /// download.subscribeNext({ print("progress", $0) }, error: { print("failed", $0) }, completed: {
+  ///   print("done")
+  /// })
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - next: Called with each value.
+  ///   - error: Called with the failure.
+  ///   - completed: Called on completion.
+  /// - Returns: The subscription's disposable.
+  /// - Note: ReactiveCocoa 2.5 `-subscribeNext:error:completed:`.
+  @inlinable
+  @discardableResult
+  public func subscribeNext(
+    _ next: @escaping @Sendable (Value) -> Void,
+    error: @escaping @Sendable (Failure) -> Void,
+    completed: @escaping @Sendable () -> Void
+  ) -> any Disposable {
+    attach { event in
+      switch event {
+      case .next(let value):
+        next(value)
+        return .proceed
+      case .error(let failure):
+        error(failure)
+        return .stop
+      case .completed:
+        completed()
+        return .stop
+      }
+    }
+  }
+
+  /// Subscribes with closures for values and the failure; completion ends the subscription silently.
+  ///
+  /// ```swift
+  /// search.subscribeNext({ print($0) }, error: { print("failed", $0) })
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - next: Called with each value.
+  ///   - error: Called with the failure.
+  /// - Returns: The subscription's disposable.
+  /// - Note: ReactiveCocoa 2.5 `-subscribeNext:error:`.
+  @inlinable
+  @discardableResult
+  public func subscribeNext(
+    _ next: @escaping @Sendable (Value) -> Void, error: @escaping @Sendable (Failure) -> Void
+  ) -> any Disposable {
+    subscribeNext(next, error: error, completed: {})
+  }
+
+  /// Subscribes with a closure for the failure; values and completion are not observed.
+  ///
+  /// ```swift
+  /// upload.subscribeError { print("upload failed:", $0) }
+  /// ```
+  ///
+  /// - Parameter error: Called with the failure.
+  /// - Returns: The subscription's disposable.
+  /// - Note: ReactiveCocoa 2.5 `-subscribeError:`.
+  @inlinable
+  @discardableResult
+  public func subscribeError(_ error: @escaping @Sendable (Failure) -> Void) -> any Disposable {
+    subscribeNext({ _ in }, error: error, completed: {})
+  }
+
+  /// Subscribes with closures for the failure and completion; values are not observed.
+  ///
+  /// ```swift
+  /// save.subscribeError({ print("failed", $0) }, completed: { print("saved") })
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - error: Called with the failure.
+  ///   - completed: Called on completion.
+  /// - Returns: The subscription's disposable.
+  /// - Note: ReactiveCocoa 2.5 `-subscribeError:completed:`.
+  @inlinable
+  @discardableResult
+  public func subscribeError(
+    _ error: @escaping @Sendable (Failure) -> Void, completed: @escaping @Sendable () -> Void
+  ) -> any Disposable {
+    subscribeNext({ _ in }, error: error, completed: completed)
+  }
+}
+
+// Subscriptions that do not observe the failure exist only for signals that cannot fail: a failure must never be
+// dropped silently (guarantee 9). For a failing signal, handle the error, or turn it into a value first.
+extension Signal where Failure == Never {
+  /// Subscribes with a closure for values.
+  ///
+  /// Available when the signal cannot fail; RAC's version ignored errors, which Swift's typed failures let
+  /// us rule out.
+  ///
+  /// ```swift
+  /// clicks.subscribeNext { print("clicked", $0) }
+  /// ```
+  ///
+  /// - Parameter next: Called with each value.
+  /// - Returns: The subscription's disposable.
+  /// - Note: ReactiveCocoa 2.5 `-subscribeNext:`.
+  @inlinable
+  @discardableResult
+  public func subscribeNext(_ next: @escaping @Sendable (Value) -> Void) -> any Disposable {
+    subscribeNext(next, error: { _ in }, completed: {})
+  }
+
+  /// Subscribes with closures for values and completion.
+  ///
+  /// ```swift
+  /// countdown.subscribeNext({ print($0) }, completed: { print("liftoff") })
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - next: Called with each value.
+  ///   - completed: Called on completion.
+  /// - Returns: The subscription's disposable.
+  /// - Note: ReactiveCocoa 2.5 `-subscribeNext:completed:`.
+  @inlinable
+  @discardableResult
+  public func subscribeNext(
+    _ next: @escaping @Sendable (Value) -> Void, completed: @escaping @Sendable () -> Void
+  ) -> any Disposable {
+    subscribeNext(next, error: { _ in }, completed: completed)
+  }
+
+  /// Subscribes with a closure for completion; values are not observed.
+  ///
+  /// ```swift
+  /// migration.subscribeCompleted { print("migrated") }
+  /// ```
+  ///
+  /// - Parameter completed: Called on completion.
+  /// - Returns: The subscription's disposable.
+  /// - Note: ReactiveCocoa 2.5 `-subscribeCompleted:`.
+  @inlinable
+  @discardableResult
+  public func subscribeCompleted(_ completed: @escaping @Sendable () -> Void) -> any Disposable {
+    subscribeNext({ _ in }, error: { _ in }, completed: completed)
+  }
+}

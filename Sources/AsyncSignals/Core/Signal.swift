@@ -1,0 +1,78 @@
+/// A cold stream of values that ends with at most one failure or completion.
+///
+/// A signal does nothing until it is subscribed to. Each subscription runs the signal's work anew (guarantee
+/// 4), receives its events one at a time (guarantee 1), and ends with the first `error` or `completed`, or
+/// when its disposable is disposed (guarantee 2); its resources are then released (guarantee 8). Hot sharing
+/// is explicit: subjects and multicast connections.
+///
+/// ```swift
+/// let numbers = Signal<Int, Never>.create { subscriber in
+///   subscriber.sendNext(1)
+///   subscriber.sendNext(2)
+///   subscriber.sendCompleted()
+///   return ActionDisposable { print("cleaned up") }
+/// }
+/// numbers.map { $0 * 10 }.subscribeNext { print($0) }  // 10, 20, cleaned up
+/// ```
+///
+/// `Value` must be `Sendable`: events may be delivered on any thread. `Failure` is the typed error the
+/// signal can fail with; use `Never` for a signal that cannot fail.
+///
+/// - Note: ReactiveCocoa 2.5 `RACSignal` (and the `RACStream` operations it inherits).
+public class Signal<Value: Sendable, Failure: Error>: @unchecked Sendable, CustomStringConvertible {
+  // guarded by: immutability. The base class stores only `name`, a `let`; its subclasses are final and either
+  // store only `let`s or guard their state with `LockedState` (subjects).
+
+  /// The signal's debugging name, empty unless one was given (see ``named(_:)``).
+  public let name: String
+
+  @usableFromInline
+  init(name: String) {
+    self.name = name
+  }
+
+  /// Attaches `observer` and returns the subscription's disposable. Subclasses override it; every
+  /// implementation upholds the observer contract in `Observer.swift`.
+  @usableFromInline
+  func attach(_ observer: @escaping Observer<Value, Failure>) -> any Disposable {
+    preconditionFailure("Signal.attach(_:) must be overridden by \(type(of: self))")
+  }
+
+  /// The signal's name, or its type when it has none.
+  public var description: String {
+    name.isEmpty ? "Signal<\(Value.self), \(Failure.self)>" : name
+  }
+
+  /// A signal that behaves as this one and carries `name` for debugging and logging.
+  ///
+  /// ```swift
+  /// let clicks = buttonTaps.named("clicks")
+  /// print(clicks)  // clicks
+  /// ```
+  ///
+  /// - Parameter name: The debugging name.
+  /// - Note: ReactiveCocoa 2.5 `-setNameWithFormat:`, except that the name is always kept: a Swift string
+  ///   costs nothing until it is read.
+  public func named(_ name: String) -> Signal<Value, Failure> {
+    AnonymousSignal(name: name) { observer in self.attach(observer) }
+  }
+}
+
+/// A signal whose subscriptions are made by a closure: what the built-in operators return.
+@usableFromInline
+final class AnonymousSignal<Value: Sendable, Failure: Error>: Signal<Value, Failure>, @unchecked Sendable {
+  // guarded by: immutability (`body` is a `let`).
+  @usableFromInline
+  let body: @Sendable (@escaping Observer<Value, Failure>) -> any Disposable
+
+  @inlinable
+  init(name: String = "", _ body: @escaping @Sendable (@escaping Observer<Value, Failure>) -> any Disposable) {
+    self.body = body
+    super.init(name: name)
+  }
+
+  @inlinable
+  override func attach(_ observer: @escaping Observer<Value, Failure>) -> any Disposable {
+    body(observer)
+  }
+}

@@ -1,0 +1,175 @@
+import Synchronization
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+// The serial-delivery engine (guarantees 1, 2, 6 and 8).
+//
+// A `Sink` is one subscription at a point where events enter from code that may run on any thread: the
+// subscriber handed to a `create` body, and each subscriber of a subject. It is that subscription's
+// `Subscriber` (the producer sends into it), its `Disposable` (the user disposes it) and the owner of its
+// children (the body's cleanup, the scheduled subscription).
+//
+// Delivery follows RAC 2.5: events are delivered on the sending thread while the sink's recursive delivery
+// lock is held, so no two events ever overlap and a sender on another thread waits until the event in
+// progress has been handled. A send from inside a callback on the same thread re-enters the lock and is
+// delivered at once, nested, in the order it was sent — as RAC's `@synchronized` subscriber does — so it can
+// neither deadlock nor be reordered. Terminal events, a `.stop` answer and disposal are recorded under the
+// lock, and nothing is delivered after them.
+//
+// Disposal never waits for the delivery lock: it may be called from any thread, including from a callback
+// that another thread is waiting on. It flips `disposed`, disposes the children (outside every lock), and
+// releases the observer if the delivery lock is free. If a delivery is in progress on another thread, that
+// thread releases the observer when it leaves the lock: every holder of the delivery lock checks `disposed`
+// after unlocking and, if it is set, retries the release with `tryLock`. The disposer's `exchange` comes
+// before its `tryLock`, and a holder's unlock comes before its check, so whichever of them is last to touch
+// the lock sees the flag and finds the lock free.
+
+/// Everything a sink guards, in one allocation at a stable address: the locks, the flag and the state.
+@usableFromInline
+struct SinkCore<Value, Failure: Error>: ~Copyable {
+  /// Serialises delivery. Recursive, so that a callback may send into its own subscription.
+  @usableFromInline var delivery = pthread_mutex_t()
+  /// Guards `children`. Never held while calling out.
+  @usableFromInline var childrenLock = PlatformLock()
+  /// Set once, by the first `dispose()`; read lock-free on every delivery.
+  @usableFromInline let disposed = Atomic<Bool>(false)
+  @usableFromInline var observer: Observer<Value, Failure>?  // guarded by: `delivery`
+  @usableFromInline var terminated = false  // guarded by: `delivery`
+  @usableFromInline var children = DisposableBag()  // guarded by: `childrenLock`
+
+  @usableFromInline
+  init(observer: @escaping Observer<Value, Failure>) {
+    self.observer = observer
+  }
+}
+
+@usableFromInline
+final class Sink<Value: Sendable, Failure: Error>: Subscriber, Disposable, @unchecked Sendable {
+  // guarded by: the locks inside `core` — `observer` and `terminated` by the delivery lock, `children` by the
+  // children lock — and its `disposed` atomic; see the comment at the top of this file. `core` itself is a
+  // `let`.
+  @usableFromInline
+  let core: UnsafeMutablePointer<SinkCore<Value, Failure>>
+
+  /// Creates the sink of one subscription that delivers to `observer`.
+  @usableFromInline
+  init(_ observer: @escaping Observer<Value, Failure>) {
+    core = .allocate(capacity: 1)
+    core.initialize(to: SinkCore(observer: observer))
+    RecursiveLockPrimitive.setUp(&core.pointee.delivery)
+    LockPrimitive.setUp(&core.pointee.childrenLock)
+  }
+
+  deinit {
+    RecursiveLockPrimitive.tearDown(&core.pointee.delivery)
+    LockPrimitive.tearDown(&core.pointee.childrenLock)
+    core.deinitialize(count: 1)
+    core.deallocate()
+  }
+
+  // MARK: Delivery
+
+  /// Delivers `event` unless the subscription has ended; ends it after a terminal event or a `.stop`.
+  @usableFromInline
+  func send(_ event: Event<Value, Failure>) {
+    let (ended, released) = deliver(event)
+    // Freed here, after unlocking: whatever the observer captured may call out from its deinitialiser.
+    withExtendedLifetime(released) {}
+    if ended {
+      dispose()
+    } else if core.pointee.disposed.load(ordering: .sequentiallyConsistent) {
+      // Disposed while the lock was held, perhaps from another thread: see the top of this file.
+      releaseObserver()
+    }
+  }
+
+  /// Delivers under the delivery lock. Returns whether the subscription has just ended, and the observer it
+  /// dropped if so.
+  private func deliver(_ event: Event<Value, Failure>) -> (ended: Bool, released: Observer<Value, Failure>?) {
+    RecursiveLockPrimitive.lock(&core.pointee.delivery)
+    defer { RecursiveLockPrimitive.unlock(&core.pointee.delivery) }
+    guard !core.pointee.terminated, !core.pointee.disposed.load(ordering: .acquiring),
+      let observer = core.pointee.observer
+    else { return (false, nil) }
+    if event.isTerminating {
+      // Recorded before the callback, so that anything the callback sends back is dropped.
+      core.pointee.terminated = true
+      _ = observer(event)
+      core.pointee.observer = nil
+      return (true, observer)
+    }
+    // A re-entrant terminal event may have ended the subscription during the callback.
+    guard observer(event) == .stop, !core.pointee.terminated else { return (false, nil) }
+    core.pointee.terminated = true
+    core.pointee.observer = nil
+    return (true, observer)
+  }
+
+  /// Drops the observer if no other thread is delivering; otherwise that thread drops it when it leaves.
+  private func releaseObserver() {
+    guard RecursiveLockPrimitive.tryLock(&core.pointee.delivery) else { return }
+    let released = core.pointee.observer
+    core.pointee.observer = nil
+    RecursiveLockPrimitive.unlock(&core.pointee.delivery)
+    // Freed here, after unlocking: whatever the observer captured may call out from its deinitialiser.
+    withExtendedLifetime(released) {}
+  }
+
+  // MARK: Subscriber
+
+  @usableFromInline
+  func sendNext(_ value: Value) { send(.next(value)) }
+
+  @usableFromInline
+  func sendError(_ error: Failure) { send(.error(error)) }
+
+  @usableFromInline
+  func sendCompleted() { send(.completed) }
+
+  /// A subscription made with this sink as its subscriber becomes one of its children, so that disposing
+  /// this subscription disposes that one too, as RAC's passthrough subscriber arranges.
+  @usableFromInline
+  func didSubscribe(with disposable: any Disposable) {
+    addChild(disposable)
+  }
+
+  // MARK: Disposable
+
+  @usableFromInline
+  var isDisposed: Bool {
+    core.pointee.disposed.load(ordering: .acquiring)
+  }
+
+  @usableFromInline
+  func dispose() {
+    guard !core.pointee.disposed.exchange(true, ordering: .sequentiallyConsistent) else { return }
+    LockPrimitive.lock(&core.pointee.childrenLock)
+    let children = core.pointee.children.takeAll()
+    LockPrimitive.unlock(&core.pointee.childrenLock)
+    children.disposeAll()
+    releaseObserver()
+  }
+
+  /// Adds a child disposable, or disposes it at once if the subscription has ended.
+  @usableFromInline
+  func addChild(_ disposable: any Disposable) {
+    LockPrimitive.lock(&core.pointee.childrenLock)
+    let inserted = core.pointee.children.insert(disposable)
+    LockPrimitive.unlock(&core.pointee.childrenLock)
+    if !inserted { disposable.dispose() }
+  }
+
+  /// Runs a subscribe body with this sink as its subscriber, unless the subscription has already ended, and
+  /// keeps the cleanup it returns.
+  @usableFromInline
+  func run(_ body: (any Subscriber<Value, Failure>) -> (any Disposable)?) {
+    guard !isDisposed else { return }
+    if let cleanup = body(self) { addChild(cleanup) }
+  }
+}

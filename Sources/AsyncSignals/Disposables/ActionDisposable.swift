@@ -1,0 +1,48 @@
+import Synchronization
+
+/// A disposable that runs an action the first time it is disposed.
+///
+/// The action runs exactly once, on the thread of the first `dispose()` call, and is released right after,
+/// so whatever it captured is freed (guarantee 8). `isDisposed` is a lock-free atomic read.
+///
+/// ```swift
+/// let timer = ActionDisposable { print("stopped") }
+/// timer.dispose()  // prints "stopped"
+/// timer.dispose()  // does nothing
+/// ```
+///
+/// - Note: ReactiveCocoa 2.5 `+[RACDisposable disposableWithBlock:]`; `ActionDisposable()` is
+///   `[RACDisposable new]`, a disposable that only records that it was disposed.
+public final class ActionDisposable: Disposable, @unchecked Sendable {
+  // guarded by: `disposed` — `action` is written by `init` and afterwards touched only by the one thread whose
+  // `exchange` flips `disposed` to true.
+  private let disposed: Atomic<Bool>
+  private var action: (@Sendable () -> Void)?
+
+  /// Creates a disposable that runs `action` when it is first disposed.
+  ///
+  /// - Parameter action: The cleanup. It runs once, on the disposing thread, and is then released.
+  public init(_ action: @escaping @Sendable () -> Void) {
+    self.disposed = Atomic(false)
+    self.action = action
+  }
+
+  /// Creates a disposable with no action, which only records whether it was disposed.
+  public init() {
+    self.disposed = Atomic(false)
+    self.action = nil
+  }
+
+  /// Whether `dispose()` has been called.
+  public var isDisposed: Bool {
+    disposed.load(ordering: .acquiring)
+  }
+
+  /// Runs the action if this is the first call; otherwise does nothing.
+  public func dispose() {
+    guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    let action = self.action
+    self.action = nil
+    action?()
+  }
+}

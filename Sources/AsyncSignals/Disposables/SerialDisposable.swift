@@ -1,0 +1,89 @@
+import Synchronization
+
+/// A disposable that holds one replaceable inner disposable and disposes the current one when it is
+/// disposed itself.
+///
+/// Replacing the inner disposable — by setting ``inner`` or with ``swap(_:)`` — does **not** dispose the
+/// previous one; ``swap(_:)`` hands it back so that you decide. This is ReactiveCocoa's semantics; RxSwift's
+/// and ReactiveSwift's serial disposables dispose the previous inner on replacement. Once the serial
+/// disposable is disposed, any new inner is disposed at once and ``inner`` stays `nil`.
+///
+/// ```swift
+/// let current = SerialDisposable()
+/// current.inner = search(for: "swi").subscribeNext { print($0) }
+/// let previous = current.swap(search(for: "swift").subscribeNext { print($0) })
+/// previous?.dispose()  // replacing did not dispose the old search
+/// current.dispose()    // disposes the newest search
+/// ```
+///
+/// - Note: ReactiveCocoa 2.5 `RACSerialDisposable` (`disposable`, `-swapInDisposable:`,
+///   `+serialDisposableWithDisposable:`).
+public final class SerialDisposable: Disposable {
+  private struct State: Sendable {
+    var inner: (any Disposable)?
+    var isDisposed = false
+  }
+
+  private let state: LockedState<State>  // guards the inner disposable
+  private let disposed = Atomic<Bool>(false)  // mirrors `state`'s `isDisposed` for lock-free reads
+
+  /// Creates a serial disposable holding `inner`, which may be `nil`.
+  ///
+  /// - Parameter inner: The initial inner disposable.
+  public init(_ inner: (any Disposable)? = nil) {
+    state = LockedState(State(inner: inner))
+  }
+
+  /// Creates a serial disposable whose inner disposable runs `action`. Disposing that inner alone does not
+  /// dispose the serial disposable.
+  ///
+  /// - Parameter action: The cleanup of the initial inner disposable.
+  /// - Note: ReactiveCocoa 2.5 `+[RACSerialDisposable disposableWithBlock:]`.
+  public convenience init(action: @escaping @Sendable () -> Void) {
+    self.init(ActionDisposable(action))
+  }
+
+  /// Whether the serial disposable has been disposed.
+  public var isDisposed: Bool {
+    disposed.load(ordering: .acquiring)
+  }
+
+  /// The current inner disposable. Setting it does not dispose the previous one; after disposal, a new
+  /// value is disposed at once and the property stays `nil`.
+  public var inner: (any Disposable)? {
+    get { state.withLock { $0.inner } }
+    set { _ = swap(newValue) }
+  }
+
+  /// Replaces the inner disposable and returns the previous one, which is not disposed.
+  ///
+  /// If this serial disposable has already been disposed, `disposable` is disposed at once and the result
+  /// is `nil`.
+  ///
+  /// - Parameter disposable: The new inner disposable.
+  /// - Returns: The previous inner disposable.
+  @discardableResult
+  public func swap(_ disposable: (any Disposable)?) -> (any Disposable)? {
+    let (previous, accepted) = state.withLock { state -> ((any Disposable)?, Bool) in
+      guard !state.isDisposed else { return (nil, false) }
+      let previous = state.inner
+      state.inner = disposable
+      return (previous, true)
+    }
+    if !accepted { disposable?.dispose() }
+    return previous
+  }
+
+  /// Disposes the current inner disposable (outside the lock) and marks this one disposed.
+  public func dispose() {
+    let inner = state.withLock { state -> (any Disposable)? in
+      guard !state.isDisposed else { return nil }
+      state.isDisposed = true
+      disposed.store(true, ordering: .releasing)
+      let inner = state.inner
+      state.inner = nil
+      return inner
+    }
+    inner?.dispose()
+  }
+}

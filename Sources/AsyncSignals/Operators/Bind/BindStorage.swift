@@ -1,0 +1,137 @@
+/// The state of one `bind` subscription. Pure: no locks, no callouts.
+struct BindState<Output: Sendable, Failure: Error>: OperatorState, Sendable {
+  var outbox: Outbox<Output, Failure>
+  var source: (any Disposable)?
+  var sourceEnded = false
+  var inners = InnerSubscriptions()
+
+  init(_ observer: @escaping Observer<Output, Failure>) {
+    outbox = Outbox(observer)
+  }
+
+  /// Admits a new inner subscription, unless the binding has finished.
+  mutating func admit(_ inner: InnerSubscription) -> Bool {
+    guard !outbox.isClosed else { return false }
+    inners.insert(inner)
+    return true
+  }
+
+  mutating func attachedSource(_ disposable: any Disposable) -> Teardown<Output, Failure> {
+    guard outbox.isClosed || sourceEnded else {
+      source = disposable
+      return Teardown()
+    }
+    var teardown = Teardown<Output, Failure>()
+    teardown.dispose(disposable)
+    return teardown
+  }
+
+  mutating func attachedInner(_ inner: InnerSubscription, _ disposable: any Disposable) -> Teardown<
+    Output, Failure
+  > {
+    var teardown = Teardown<Output, Failure>()
+    if !inners.attached(inner, disposable) { teardown.dispose(disposable) }
+    return teardown
+  }
+
+  /// The source completed, or the step ended the binding.
+  mutating func sourceFinished() -> Teardown<Output, Failure> {
+    sourceEnded = true
+    source = nil
+    return inners.isEmpty ? finish(.completed) : Teardown()
+  }
+
+  mutating func innerCompleted(_ inner: InnerSubscription) -> Teardown<Output, Failure> {
+    inners.remove(inner)
+    return inners.isEmpty && sourceEnded ? finish(.completed) : Teardown()
+  }
+
+  /// Queues the terminal event and tears everything down.
+  mutating func finish(_ event: Event<Output, Failure>) -> Teardown<Output, Failure> {
+    guard !outbox.isClosed else { return Teardown() }
+    outbox.send(event)
+    return releaseUpstreams()
+  }
+
+  mutating func stop() -> Teardown<Output, Failure> {
+    var teardown = releaseUpstreams()
+    teardown.observer = outbox.close()
+    return teardown
+  }
+
+  private mutating func releaseUpstreams() -> Teardown<Output, Failure> {
+    var teardown = Teardown<Output, Failure>()
+    teardown.dispose(source)
+    source = nil
+    sourceEnded = true
+    inners.removeAll(into: &teardown)
+    return teardown
+  }
+}
+
+/// Performs `bind`: owns the lock, calls the step and subscribes to the signals it returns.
+final class BindStorage<Value: Sendable, Output: Sendable, Failure: Error>: Disposable {
+  typealias Step = (Value, inout Bool) -> Signal<Output, Failure>?
+
+  private let state: LockedState<BindState<Output, Failure>>  // guards every decision of the operator
+  private let step: ObserverState<Step>  // called only from the source observer, one value at a time
+
+  private init(step: sending @escaping Step, observer: @escaping Observer<Output, Failure>) {
+    self.step = ObserverState(step)
+    self.state = LockedState(BindState(observer))
+  }
+
+  static func attach(
+    source: Signal<Value, Failure>, step: sending @escaping Step, observer: @escaping Observer<Output, Failure>
+  ) -> any Disposable {
+    let storage = BindStorage(step: step, observer: observer)
+    let subscription = source.attach { event in storage.receivedFromSource(event) }
+    storage.state.handle { $0.attachedSource(subscription) }
+    return storage
+  }
+
+  var isDisposed: Bool { state.isClosed }
+
+  func dispose() {
+    state.handle { $0.stop() }
+  }
+
+  private func receivedFromSource(_ event: Event<Value, Failure>) -> Flow {
+    switch event {
+    case .next(let value):
+      var stop = false
+      guard let signal = step.value(value, &stop) else {
+        state.handle { $0.sourceFinished() }
+        return .stop
+      }
+      let open = subscribe(to: signal)
+      guard open, !stop else {
+        if stop { state.handle { $0.sourceFinished() } }
+        return .stop
+      }
+      return .proceed
+    case .error(let error):
+      state.handle { $0.finish(.error(error)) }
+      return .stop
+    case .completed:
+      state.handle { $0.sourceFinished() }
+      return .stop
+    }
+  }
+
+  /// Subscribes to a spliced signal; returns whether the binding is still open.
+  private func subscribe(to signal: Signal<Output, Failure>) -> Bool {
+    let inner = InnerSubscription()
+    guard state.withLock({ $0.admit(inner) }) else { return false }
+    let subscription = signal.attach { event in self.received(event, from: inner) }
+    return state.handle { $0.attachedInner(inner, subscription) } == .proceed
+  }
+
+  private func received(_ event: Event<Output, Failure>, from inner: InnerSubscription) -> Flow {
+    switch event {
+    case .next(let value): state.update { $0.outbox.send(.next(value)) }
+    case .error(let error): state.handle { $0.finish(.error(error)) }
+    case .completed: state.handle { $0.innerCompleted(inner) }
+    }
+  }
+}

@@ -1,0 +1,31 @@
+extension Signal {
+  /// This signal's values, then — once it completes — the values of `next`.
+  ///
+  /// `next` is subscribed when this signal completes, on the thread that completed it and before that
+  /// completion returns, as in RAC; a failure of either ends the result. Disposing the result disposes
+  /// whichever subscription is live.
+  ///
+  /// ```swift
+  /// let greeting = Signal<String, Never>.return("hello").concat(.return("world"))  // hello, world
+  /// ```
+  ///
+  /// Each concatenation nests one subscription inside the previous one's completion; to concatenate many
+  /// signals, use `Signal.concat(_:)` on a collection, which runs in constant stack depth.
+  ///
+  /// - Parameter next: The signal that follows.
+  /// - Returns: The concatenation.
+  /// - Note: ReactiveCocoa 2.5 `-concat:`.
+  public func concat(_ next: Signal<Value, Failure>) -> Signal<Value, Failure> {
+    AnonymousSignal { observer in
+      let subscriptions = CompoundDisposable()
+      let first = self.attach { event in
+        guard !subscriptions.isDisposed else { return .stop }
+        guard case .completed = event else { return observer(event) }
+        subscriptions.add(next.attach { event in subscriptions.isDisposed ? .stop : observer(event) })
+        return .stop
+      }
+      subscriptions.add(first)
+      return subscriptions
+    }
+  }
+}

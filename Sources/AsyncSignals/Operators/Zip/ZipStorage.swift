@@ -1,0 +1,38 @@
+/// Owns `zip`'s lock and performs every effect with the lock released.
+final class ZipStorage<Left: Sendable, Right: Sendable, Failure: Error>: Disposable {
+  private let state: LockedState<ZipStateMachine<Left, Right, Failure>>  // guards all mutable state of the operator
+
+  private init(_ observer: @escaping Observer<(Left, Right), Failure>) {
+    state = LockedState(ZipStateMachine(observer))
+  }
+
+  static func attach(
+    _ left: Signal<Left, Failure>, _ right: Signal<Right, Failure>,
+    _ observer: @escaping Observer<(Left, Right), Failure>
+  ) -> any Disposable {
+    let storage = ZipStorage(observer)
+    let leftSubscription = left.attach { event in
+      switch event {
+      case .next(let value): storage.state.handle { $0.receivedLeft(value) }
+      case .error(let error): storage.state.handle { $0.finish(.error(error)) }
+      case .completed: storage.state.handle { $0.leftCompletedUpstream() }
+      }
+    }
+    storage.state.handle { $0.attachedLeft(leftSubscription) }
+    let rightSubscription = right.attach { event in
+      switch event {
+      case .next(let value): storage.state.handle { $0.receivedRight(value) }
+      case .error(let error): storage.state.handle { $0.finish(.error(error)) }
+      case .completed: storage.state.handle { $0.rightCompletedUpstream() }
+      }
+    }
+    storage.state.handle { $0.attachedRight(rightSubscription) }
+    return storage
+  }
+
+  var isDisposed: Bool { state.isClosed }
+
+  func dispose() {
+    state.handle { $0.stop() }
+  }
+}

@@ -1,0 +1,166 @@
+import Dispatch
+import Foundation
+
+/// A serial scheduler backed by a Dispatch queue; also a `SerialExecutor`, so that an actor can run on the
+/// very queue its signals are delivered on.
+///
+/// Blocks run first in, first out on the scheduler's private serial queue — even when that queue targets a
+/// concurrent one — each with the scheduler as ``Schedulers/current``. Dates are wall-clock times; delays are
+/// measured on the monotonic clock.
+///
+/// ```swift
+/// let worker = QueueScheduler(name: "worker", qos: .utility)
+/// worker.schedule { print(Schedulers.current === worker) }  // true
+///
+/// actor Store {
+///   nonisolated let scheduler = QueueScheduler(name: "store")
+///   nonisolated var unownedExecutor: UnownedSerialExecutor { scheduler.asUnownedSerialExecutor() }
+/// }  // the actor's code and `deliver(on: store.scheduler)` share one queue
+/// ```
+///
+/// Keep the scheduler alive as long as an actor uses it as its executor (store it in the actor, as above).
+///
+/// - Note: ReactiveCocoa 2.5 `RACQueueScheduler` and `RACTargetQueueScheduler`
+///   (`-initWithName:targetQueue:`); `+schedulerWithPriority:name:` is `init(name:qos:)`, with RAC's
+///   priorities High, Default, Low and Background as the QoS classes `.userInitiated`, `.default`,
+///   `.utility` and `.background`.
+public final class QueueScheduler: Scheduler, SerialExecutor {
+  /// The scheduler's name, also the label of its queue.
+  public let name: String
+
+  /// The serial queue the scheduler's blocks run on.
+  public let queue: DispatchQueue
+
+  static let mainQueueScheduler = QueueScheduler(name: "AsyncSignals.main", queue: .main)
+  static let background = QueueScheduler(name: "AsyncSignals.background")
+
+  /// Creates a scheduler with a new serial queue.
+  ///
+  /// - Parameters:
+  ///   - name: The scheduler's name and its queue's label.
+  ///   - qos: The quality of service of the blocks.
+  ///   - targetQueue: The queue the new serial queue targets, if not the default global queue. Blocks stay
+  ///     first in, first out even when the target is concurrent.
+  public init(
+    name: String = "AsyncSignals.QueueScheduler", qos: DispatchQoS = .default, targetQueue: DispatchQueue? = nil
+  ) {
+    self.name = name
+    self.queue = DispatchQueue(label: name, qos: qos, target: targetQueue)
+  }
+
+  private init(name: String, queue: DispatchQueue) {
+    self.name = name
+    self.queue = queue
+  }
+
+  /// The wall-clock time.
+  public var now: Date { Date() }
+
+  /// Runs `action` asynchronously on the queue, after the blocks already scheduled.
+  ///
+  /// - Returns: A disposable that cancels `action` if it has not started.
+  @discardableResult
+  public func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+    let cancellation = ActionDisposable()
+    queue.async {
+      guard !cancellation.isDisposed else { return }
+      self.performAsCurrent(action)
+    }
+    return cancellation
+  }
+
+  /// Runs `action` on the queue at or after the wall-clock `date`.
+  ///
+  /// - Returns: A disposable that cancels `action` if it has not started.
+  @discardableResult
+  public func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+    let cancellation = ActionDisposable()
+    queue.asyncAfter(wallDeadline: DispatchWallTime(date)) {
+      guard !cancellation.isDisposed else { return }
+      self.performAsCurrent(action)
+    }
+    return cancellation
+  }
+
+  /// Runs `action` on the queue once `delay` has passed on the monotonic clock.
+  ///
+  /// - Returns: A disposable that cancels `action` if it has not started.
+  @discardableResult
+  public func schedule(afterDelay delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+    let cancellation = ActionDisposable()
+    let deadline = DispatchTime.now() + .nanoseconds(Int(Swift.max(0, delay.clampedNanoseconds)))
+    queue.asyncAfter(deadline: deadline) {
+      guard !cancellation.isDisposed else { return }
+      self.performAsCurrent(action)
+    }
+    return cancellation
+  }
+
+  /// Runs `action` on the queue at the wall-clock `date` and then every `interval`, with a Dispatch timer.
+  ///
+  /// - Returns: A disposable that cancels the timer.
+  @discardableResult
+  public func schedule(
+    after date: Date, repeatingEvery interval: Duration, leeway: Duration, _ action: @escaping @Sendable () -> Void
+  ) -> (any Disposable)? {
+    precondition(interval > .zero, "QueueScheduler.schedule(after:repeatingEvery:leeway:_:): interval must be positive")
+    precondition(leeway >= .zero, "QueueScheduler.schedule(after:repeatingEvery:leeway:_:): leeway must not be negative")
+    let timer = DispatchSource.makeTimerSource(queue: queue)
+    timer.schedule(
+      wallDeadline: DispatchWallTime(date),
+      repeating: .nanoseconds(Int(interval.clampedNanoseconds)),
+      leeway: .nanoseconds(Int(leeway.clampedNanoseconds)))
+    // The handler keeps the timer alive until it is cancelled; cancelling releases the handler.
+    let handle = TimerHandle(timer)
+    timer.setEventHandler { [handle] in
+      guard !handle.isCancelled else { return }
+      self.performAsCurrent(action)
+    }
+    timer.resume()
+    return ActionDisposable { handle.cancel() }
+  }
+
+  // MARK: SerialExecutor
+
+  /// Runs an actor's job on the scheduler's queue, with the scheduler as ``Schedulers/current``.
+  public func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    queue.async {
+      self.performAsCurrent { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+    }
+  }
+
+  /// This scheduler as the executor of an actor.
+  public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+    UnownedSerialExecutor(ordinary: self)
+  }
+
+  /// Stops the program unless the caller is running on the scheduler's queue.
+  public func checkIsolated() {
+    dispatchPrecondition(condition: .onQueue(queue))
+  }
+}
+
+/// A Dispatch timer shared between its event handler and its disposable.
+private final class TimerHandle: @unchecked Sendable {
+  // guarded by: Dispatch — the one stored property is an immutable reference to a Dispatch timer, whose
+  // methods are thread-safe.
+  private let timer: any DispatchSourceTimer
+
+  init(_ timer: any DispatchSourceTimer) {
+    self.timer = timer
+  }
+
+  var isCancelled: Bool { timer.isCancelled }
+
+  func cancel() { timer.cancel() }
+}
+
+extension DispatchWallTime {
+  /// The Dispatch wall time of a `Date`.
+  init(_ date: Date) {
+    let seconds = date.timeIntervalSince1970
+    let whole = seconds.rounded(.down)
+    self.init(timespec: timespec(tv_sec: Int(whole), tv_nsec: Int((seconds - whole) * 1_000_000_000)))
+  }
+}

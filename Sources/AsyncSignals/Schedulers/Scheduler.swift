@@ -1,0 +1,195 @@
+import Foundation
+
+/// Runs work in order: now, at a date, after a delay, repeatedly, or recursively.
+///
+/// Schedulers are serial: blocks scheduled on one run one at a time, in the order they were scheduled
+/// (first in, first out), never preempting one another. While a scheduler runs a block,
+/// ``Schedulers/current`` is that scheduler, which is how signals know where they are (guarantee 5).
+///
+/// ```swift
+/// let scheduler = QueueScheduler(name: "worker")
+/// scheduler.schedule { print("on the worker queue") }
+/// let ticking = scheduler.schedule(after: Date(), repeatingEvery: .seconds(1), leeway: .zero) {
+///   print("tick")
+/// }
+/// ticking?.dispose()  // stops the ticks
+/// ```
+///
+/// Implementations: ``ImmediateScheduler``, ``QueueScheduler`` (including the main queue),
+/// ``SubscriptionScheduler`` and the virtual-time ``TestScheduler``. A scheduler of your own must run each
+/// block through ``performAsCurrent(_:)``.
+///
+/// - Note: ReactiveCocoa 2.5 `RACScheduler`. RAC's `NSTimeInterval` delays are `Duration`s here.
+public protocol Scheduler: AnyObject, Sendable {
+  /// The scheduler's notion of the current time: the wall clock, or virtual time for a ``TestScheduler``.
+  var now: Date { get }
+
+  /// Runs `action` on this scheduler, after the blocks already scheduled.
+  ///
+  /// - Parameter action: The work.
+  /// - Returns: A disposable that cancels `action` if it has not started, or `nil` if this scheduler cannot
+  ///   cancel (it runs `action` before returning).
+  /// - Note: ReactiveCocoa 2.5 `-schedule:`.
+  @discardableResult
+  func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)?
+
+  /// Runs `action` on this scheduler at or after `date`, without preempting running work.
+  ///
+  /// - Parameters:
+  ///   - date: The earliest time to run `action`, on this scheduler's clock.
+  ///   - action: The work.
+  /// - Returns: A disposable that cancels `action` if it has not started, or `nil`.
+  /// - Note: ReactiveCocoa 2.5 `-after:schedule:`.
+  @discardableResult
+  func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> (any Disposable)?
+
+  /// Runs `action` on this scheduler once `delay` has passed.
+  ///
+  /// - Parameters:
+  ///   - delay: How long to wait; a negative delay counts as zero.
+  ///   - action: The work.
+  /// - Returns: A disposable that cancels `action` if it has not started, or `nil`.
+  /// - Note: ReactiveCocoa 2.5 `-afterDelay:schedule:`.
+  @discardableResult
+  func schedule(afterDelay delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)?
+
+  /// Runs `action` at `date` and then every `interval` until the returned disposable is disposed.
+  ///
+  /// - Parameters:
+  ///   - date: The time of the first run.
+  ///   - interval: The time between runs; must be positive.
+  ///   - leeway: How late a run may be, as a hint to the system for saving power; must not be negative.
+  ///   - action: The work.
+  /// - Returns: A disposable that stops the repetition, or `nil` if this scheduler cannot repeat.
+  /// - Note: ReactiveCocoa 2.5 `-after:repeatingEvery:withLeeway:schedule:`.
+  @discardableResult
+  func schedule(
+    after date: Date, repeatingEvery interval: Duration, leeway: Duration, _ action: @escaping @Sendable () -> Void
+  ) -> (any Disposable)?
+}
+
+extension Scheduler {
+  /// Schedules `action` at `now + delay` through ``schedule(after:_:)``.
+  @discardableResult
+  public func schedule(afterDelay delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+    schedule(after: now.addingTimeInterval(Swift.max(0, delay.timeInterval)), action)
+  }
+
+  /// Runs `action` at `date` and then every `interval`, with no leeway.
+  ///
+  /// ```swift
+  /// scheduler.schedule(after: Date(), repeatingEvery: .seconds(1)) { print("tick") }
+  /// ```
+  @discardableResult
+  public func schedule(
+    after date: Date, repeatingEvery interval: Duration, _ action: @escaping @Sendable () -> Void
+  ) -> (any Disposable)? {
+    schedule(after: date, repeatingEvery: interval, leeway: .zero, action)
+  }
+
+  /// Runs `action`, and runs it again each time it calls the `reschedule` closure it is given.
+  ///
+  /// Recursion is turned into iteration: a `reschedule` call made while `action` runs takes effect after
+  /// `action` returns, so the stack stays the same depth however many times the work repeats, even on a
+  /// scheduler that runs blocks synchronously (guarantee 7). Disposing the result stops the repetition.
+  ///
+  /// ```swift
+  /// let countdown = Counter(3)  // some thread-safe counter of your own
+  /// scheduler.scheduleRecursive { reschedule in
+  ///   print(countdown.decrement())
+  ///   if countdown.value > 0 { reschedule() }
+  /// }
+  /// ```
+  ///
+  /// - Parameter action: The work; it receives the closure that schedules it once more.
+  /// - Returns: A disposable that stops further repetitions.
+  /// - Note: ReactiveCocoa 2.5 `-scheduleRecursiveBlock:`.
+  @discardableResult
+  public func scheduleRecursive(
+    _ action: @escaping @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void
+  ) -> any Disposable {
+    let recursion = RecursiveScheduling(scheduler: self, action: action)
+    recursion.scheduleNext()
+    return recursion
+  }
+
+  /// Runs `body` with this scheduler as ``Schedulers/current`` on the calling thread, restoring the previous
+  /// current scheduler afterwards.
+  ///
+  /// A scheduler of your own calls it around every block it runs, so that signals subscribed inside know
+  /// where they are.
+  ///
+  /// ```swift
+  /// func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+  ///   queue.async { self.performAsCurrent(action) }
+  ///   return nil
+  /// }
+  /// ```
+  ///
+  /// - Parameter body: The work to run as this scheduler.
+  /// - Returns: What `body` returns.
+  /// - Note: ReactiveCocoa 2.5 `-performAsCurrentScheduler:` (RACScheduler+Subclass.h).
+  public func performAsCurrent<Result>(_ body: () -> Result) -> Result {
+    CurrentScheduler.perform(as: self, body)
+  }
+}
+
+extension Scheduler where Self == ImmediateScheduler {
+  /// The scheduler that runs blocks at once, on the calling thread: ``ImmediateScheduler/shared``.
+  public static var immediate: ImmediateScheduler { .shared }
+}
+
+extension Scheduler where Self == QueueScheduler {
+  /// The scheduler of the main queue, which always runs blocks asynchronously.
+  ///
+  /// On Linux, code on the main queue may run on a thread other than the process's first one once
+  /// `dispatchMain()` has been called (Swift Testing does); "main" here always means the main queue.
+  ///
+  /// - Note: ReactiveCocoa 2.5 `+mainThreadScheduler`.
+  public static var main: QueueScheduler { QueueScheduler.mainQueueScheduler }
+}
+
+extension Scheduler where Self == SubscriptionScheduler {
+  /// The scheduler that subscriptions run on: ``SubscriptionScheduler/shared``.
+  public static var subscription: SubscriptionScheduler { .shared }
+}
+
+/// Where schedulers meet the calling thread.
+///
+/// - Note: ReactiveCocoa 2.5 `+[RACScheduler currentScheduler]`. Swift cannot declare a static property
+///   that is read through a protocol's name, so it lives here rather than on ``Scheduler``.
+public enum Schedulers {
+  /// The scheduler running the current block, or the main queue's scheduler on the main queue, otherwise
+  /// `nil`.
+  ///
+  /// Inside a signal's subscribe body it is never `nil` (guarantee 5).
+  ///
+  /// ```swift
+  /// QueueScheduler(name: "worker").schedule {
+  ///   print(Schedulers.current != nil)  // true
+  /// }
+  /// ```
+  public static var current: (any Scheduler)? {
+    CurrentScheduler.scheduler
+  }
+}
+
+extension Duration {
+  /// The duration in nanoseconds, clamped to the range of `Int64`.
+  @usableFromInline
+  var clampedNanoseconds: Int64 {
+    let (seconds, attoseconds) = components
+    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    if overflow { return seconds < 0 ? .min : .max }
+    let (total, overflow2) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+    if overflow2 { return seconds < 0 ? .min : .max }
+    return total
+  }
+
+  /// The duration in seconds, as Foundation measures time.
+  @usableFromInline
+  var timeInterval: TimeInterval {
+    let (seconds, attoseconds) = components
+    return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+  }
+}

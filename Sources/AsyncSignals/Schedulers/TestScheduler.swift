@@ -1,0 +1,224 @@
+import Foundation
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A scheduler with a virtual clock that moves only when a test advances it.
+///
+/// Work runs when the clock is advanced past its time, in order of time and, for work due at the same
+/// instant, in the order it was scheduled — plain ``schedule(_:)`` work is due at the current virtual time
+/// and is not moved ahead of earlier dated work (RAC's test scheduler always ran it first). The clock counts
+/// whole nanoseconds, so advancing by 1 ms a thousand times lands exactly on one second.
+///
+/// Any thread may schedule work or advance the clock; one thread advances at a time, and a scheduled block
+/// that tries to advance the clock itself stops the program. While it runs a block, the test scheduler is
+/// ``Schedulers/current``. Disposing scheduled work removes it, and what it captured, at once.
+///
+/// ```swift
+/// let scheduler = TestScheduler()
+/// scheduler.schedule(afterDelay: .seconds(1)) { print("one second") }
+/// scheduler.advance(by: .milliseconds(999))  // nothing yet
+/// scheduler.advance(by: .milliseconds(1))    // prints "one second"
+/// ```
+///
+/// - Note: ReactiveCocoa 2.5 `RACTestScheduler`: `-step` and `-step:` become ``advance(by:)`` and
+///   ``advance(to:)``, which move a clock rather than count blocks; `-stepAll` is ``run()``.
+public final class TestScheduler: Scheduler {
+  private struct Item: Sendable {
+    let id: UInt64
+    let deadline: Int64
+    let sequence: UInt64
+    let repeatInterval: Int64?
+    let action: @Sendable () -> Void
+  }
+
+  private struct State: Sendable {
+    var now: Int64 = 0
+    var nextSequence: UInt64 = 0
+    var items: [Item] = []  // sorted by (deadline, sequence)
+    var advancingThread: pthread_t?
+
+    mutating func insert(id: UInt64, deadline: Int64, repeatInterval: Int64?, action: @escaping @Sendable () -> Void) {
+      let item = Item(
+        id: id, deadline: deadline, sequence: nextSequence, repeatInterval: repeatInterval, action: action)
+      nextSequence += 1
+      var low = 0
+      var high = items.count
+      while low < high {
+        let middle = (low + high) / 2
+        if items[middle].deadline <= deadline { low = middle + 1 } else { high = middle }
+      }
+      items.insert(item, at: low)
+    }
+  }
+
+  private let start: Date
+  private let state = LockedState(State())  // guards the clock and the queue of work
+  private let advancing = LockedState(())  // held by the one thread advancing the clock
+
+  /// Creates a test scheduler whose clock reads `startDate`.
+  ///
+  /// - Parameter startDate: The virtual time at the start.
+  public init(startDate: Date = Date(timeIntervalSinceReferenceDate: 0)) {
+    start = startDate
+  }
+
+  /// The virtual time.
+  public var now: Date {
+    date(state.withLock { $0.now })
+  }
+
+  /// The number of blocks scheduled and not yet run or disposed.
+  public var scheduledCount: Int {
+    state.withLock { $0.items.count }
+  }
+
+  /// Schedules `action` at the current virtual time, after everything already due by then.
+  ///
+  /// - Returns: A disposable that removes `action` if it has not run.
+  @discardableResult
+  public func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+    enqueue(at: nil, repeatInterval: nil, action)
+  }
+
+  /// Schedules `action` at the virtual time `date`, or at the current one if `date` has passed.
+  ///
+  /// - Returns: A disposable that removes `action` if it has not run.
+  @discardableResult
+  public func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+    enqueue(at: nanoseconds(date), repeatInterval: nil, action)
+  }
+
+  /// Schedules `action` once the virtual clock has moved on by `delay`.
+  ///
+  /// - Returns: A disposable that removes `action` if it has not run.
+  @discardableResult
+  public func schedule(afterDelay delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+    enqueue(afterDelay: Swift.max(0, delay.clampedNanoseconds), repeatInterval: nil, action)
+  }
+
+  /// Schedules `action` at `date` and then every `interval` of virtual time; `leeway` is ignored.
+  ///
+  /// - Returns: A disposable that removes the repeating work.
+  @discardableResult
+  public func schedule(
+    after date: Date, repeatingEvery interval: Duration, leeway: Duration, _ action: @escaping @Sendable () -> Void
+  ) -> (any Disposable)? {
+    precondition(interval > .zero, "TestScheduler.schedule(after:repeatingEvery:leeway:_:): interval must be positive")
+    precondition(leeway >= .zero, "TestScheduler.schedule(after:repeatingEvery:leeway:_:): leeway must not be negative")
+    return enqueue(at: nanoseconds(date), repeatInterval: interval.clampedNanoseconds, action)
+  }
+
+  /// Runs the work due at the current virtual time, including work it schedules for that time.
+  public func advance() {
+    advance(by: .zero)
+  }
+
+  /// Moves the clock forward by `interval`, running the work that falls due, in order.
+  ///
+  /// The clock reads each block's time while the block runs, and the target time afterwards.
+  ///
+  /// - Parameter interval: How far to move the clock; must not be negative.
+  public func advance(by interval: Duration) {
+    precondition(interval >= .zero, "TestScheduler.advance(by:): interval must not be negative")
+    let delta = interval.clampedNanoseconds
+    runWork { now in now.addingReportingOverflow(delta).overflow ? .max : now + delta }
+  }
+
+  /// Moves the clock forward to `date`, running the work that falls due, in order.
+  ///
+  /// - Parameter date: The new virtual time; must not be earlier than ``now``.
+  public func advance(to date: Date) {
+    let target = nanoseconds(date)
+    runWork { now in
+      precondition(target >= now, "TestScheduler.advance(to:): date must not be earlier than now")
+      return target
+    }
+  }
+
+  /// Runs scheduled work, moving the clock as it goes, until nothing is left.
+  ///
+  /// It does not return while repeating work is scheduled, as RAC's `-stepAll` did not.
+  public func run() {
+    runWork { _ in .max }
+  }
+
+  // MARK: Internals
+
+  private func date(_ nanoseconds: Int64) -> Date {
+    start.addingTimeInterval(TimeInterval(nanoseconds) / 1e9)
+  }
+
+  private func nanoseconds(_ date: Date) -> Int64 {
+    let seconds = date.timeIntervalSince(start)
+    let nanoseconds = (seconds * 1e9).rounded()
+    if nanoseconds >= 9.2e18 { return .max }
+    if nanoseconds <= -9.2e18 { return .min }
+    return Int64(nanoseconds)
+  }
+
+  private func enqueue(
+    at deadline: Int64?, afterDelay delay: Int64 = 0, repeatInterval: Int64?, _ action: @escaping @Sendable () -> Void
+  ) -> any Disposable {
+    let id = state.withLock { state -> UInt64 in
+      let id = state.nextSequence
+      let due = deadline.map { Swift.max($0, state.now) } ?? (state.now &+ delay)
+      state.insert(id: id, deadline: due, repeatInterval: repeatInterval, action: action)
+      return id
+    }
+    return ActionDisposable { [weak self] in
+      // Removed under the lock; the action (and what it captured) is released after the lock.
+      let removed = self?.state.withLock { state -> [Item] in
+        guard let index = state.items.firstIndex(where: { $0.id == id }) else { return [] }
+        return [state.items.remove(at: index)]
+      }
+      _ = removed
+    }
+  }
+
+  private func enqueue(
+    afterDelay delay: Int64, repeatInterval: Int64?, _ action: @escaping @Sendable () -> Void
+  ) -> any Disposable {
+    enqueue(at: nil, afterDelay: delay, repeatInterval: repeatInterval, action)
+  }
+
+  private func runWork(until target: (Int64) -> Int64) {
+    let thread = pthread_self()
+    state.withLock { state in
+      if let advancingThread = state.advancingThread {
+        precondition(
+          pthread_equal(advancingThread, thread) == 0,
+          "TestScheduler.advance: a scheduled block cannot advance the scheduler that is running it")
+      }
+    }
+    advancing.withLock { _ in
+      let limit = state.withLock { state -> Int64 in
+        state.advancingThread = thread
+        return target(state.now)
+      }
+      while let item = state.withLock({ state -> Item? in
+        guard let first = state.items.first, first.deadline <= limit else { return nil }
+        state.items.removeFirst()
+        state.now = Swift.max(state.now, first.deadline)
+        if let interval = first.repeatInterval {
+          let next = first.deadline.addingReportingOverflow(interval)
+          if !next.overflow {
+            state.insert(id: first.id, deadline: next.partialValue, repeatInterval: interval, action: first.action)
+          }
+        }
+        return first
+      }) {
+        performAsCurrent(item.action)
+      }
+      state.withLock { state in
+        if limit != .max { state.now = Swift.max(state.now, limit) }
+        state.advancingThread = nil
+      }
+    }
+  }
+}
