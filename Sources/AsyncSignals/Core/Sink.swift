@@ -31,35 +31,41 @@ import Musl
 // the lock sees the flag and finds the lock free.
 
 /// Everything a sink guards, in one allocation at a stable address: the locks, the flag and the state.
-@usableFromInline
 struct SinkCore<Value, Failure: Error>: ~Copyable {
   /// Serialises delivery. Recursive, so that a callback may send into its own subscription.
-  @usableFromInline var delivery = pthread_mutex_t()
+  var delivery = pthread_mutex_t()
   /// Guards `children`. Never held while calling out.
-  @usableFromInline var childrenLock = PlatformLock()
+  var childrenLock = PlatformLock()
   /// Set once, by the first `dispose()`; read lock-free on every delivery.
-  @usableFromInline let disposed = Atomic<Bool>(false)
-  @usableFromInline var observer: Observer<Value, Failure>?  // guarded by: `delivery`
-  @usableFromInline var terminated = false  // guarded by: `delivery`
-  @usableFromInline var children = DisposableBag()  // guarded by: `childrenLock`
+  let disposed = Atomic<Bool>(false)
+  var observer: Observer<Value, Failure>?  // guarded by: `delivery`
+  var terminated = false  // guarded by: `delivery`
+  var children = DisposableBag()  // guarded by: `childrenLock`
+  /// The sink's place in its owner's `SubscriberList`. guarded by: the owner's lock.
+  var ownerIndex = -1
 
-  @usableFromInline
   init(observer: @escaping Observer<Value, Failure>) {
     self.observer = observer
   }
 }
 
-@usableFromInline
+/// An object that keeps sinks (a subject) and must forget one when it is disposed.
+protocol SinkOwner: AnyObject, Sendable {
+  /// Called once, after the sink has been disposed (by its user, or after its terminal event).
+  func sinkDidDispose(_ sink: AnyObject)
+}
+
 final class Sink<Value: Sendable, Failure: Error>: Subscriber, Disposable, @unchecked Sendable {
   // guarded by: the locks inside `core` — `observer` and `terminated` by the delivery lock, `children` by the
   // children lock — and its `disposed` atomic; see the comment at the top of this file. `core` itself is a
   // `let`.
-  @usableFromInline
   let core: UnsafeMutablePointer<SinkCore<Value, Failure>>
+  /// Told when the sink is disposed, so that it stops keeping it.
+  weak let owner: (any SinkOwner)?
 
   /// Creates the sink of one subscription that delivers to `observer`.
-  @usableFromInline
-  init(_ observer: @escaping Observer<Value, Failure>) {
+  init(_ observer: @escaping Observer<Value, Failure>, owner: (any SinkOwner)? = nil) {
+    self.owner = owner
     core = .allocate(capacity: 1)
     core.initialize(to: SinkCore(observer: observer))
     RecursiveLockPrimitive.setUp(&core.pointee.delivery)
@@ -76,7 +82,6 @@ final class Sink<Value: Sendable, Failure: Error>: Subscriber, Disposable, @unch
   // MARK: Delivery
 
   /// Delivers `event` unless the subscription has ended; ends it after a terminal event or a `.stop`.
-  @usableFromInline
   func send(_ event: Event<Value, Failure>) {
     let (ended, released) = deliver(event)
     // Freed here, after unlocking: whatever the observer captured may call out from its deinitialiser.
@@ -123,30 +128,24 @@ final class Sink<Value: Sendable, Failure: Error>: Subscriber, Disposable, @unch
 
   // MARK: Subscriber
 
-  @usableFromInline
   func sendNext(_ value: Value) { send(.next(value)) }
 
-  @usableFromInline
   func sendError(_ error: Failure) { send(.error(error)) }
 
-  @usableFromInline
   func sendCompleted() { send(.completed) }
 
   /// A subscription made with this sink as its subscriber becomes one of its children, so that disposing
   /// this subscription disposes that one too, as RAC's passthrough subscriber arranges.
-  @usableFromInline
   func didSubscribe(with disposable: any Disposable) {
     addChild(disposable)
   }
 
   // MARK: Disposable
 
-  @usableFromInline
   var isDisposed: Bool {
     core.pointee.disposed.load(ordering: .acquiring)
   }
 
-  @usableFromInline
   func dispose() {
     guard !core.pointee.disposed.exchange(true, ordering: .sequentiallyConsistent) else { return }
     LockPrimitive.lock(&core.pointee.childrenLock)
@@ -154,10 +153,10 @@ final class Sink<Value: Sendable, Failure: Error>: Subscriber, Disposable, @unch
     LockPrimitive.unlock(&core.pointee.childrenLock)
     children.disposeAll()
     releaseObserver()
+    owner?.sinkDidDispose(self)
   }
 
   /// Adds a child disposable, or disposes it at once if the subscription has ended.
-  @usableFromInline
   func addChild(_ disposable: any Disposable) {
     LockPrimitive.lock(&core.pointee.childrenLock)
     let inserted = core.pointee.children.insert(disposable)
@@ -167,7 +166,6 @@ final class Sink<Value: Sendable, Failure: Error>: Subscriber, Disposable, @unch
 
   /// Runs a subscribe body with this sink as its subscriber, unless the subscription has already ended, and
   /// keeps the cleanup it returns.
-  @usableFromInline
   func run(_ body: (any Subscriber<Value, Failure>) -> (any Disposable)?) {
     guard !isDisposed else { return }
     if let cleanup = body(self) { addChild(cleanup) }

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+@testable import AsyncSignals
+
+@Suite("TestScheduler")
+struct TestSchedulerTests {
+  @Test("work runs in time order, and work due at the same instant in the order it was scheduled")
+  func ordering() {
+    let scheduler = TestScheduler()
+    let log = Locked<[String]>([])
+    scheduler.schedule(afterDelay: .seconds(2)) { log.append("at 2") }
+    scheduler.schedule(after: scheduler.now) { log.append("dated now") }
+    scheduler.schedule { log.append("plain") }
+    scheduler.schedule(afterDelay: .seconds(1)) { log.append("at 1") }
+    #expect(log.value.isEmpty)
+    scheduler.advance()
+    // RAC ran plain `schedule` work before any dated work; here the scheduling order decides.
+    #expect(log.value == ["dated now", "plain"])
+    scheduler.advance(by: .seconds(2))
+    #expect(log.value == ["dated now", "plain", "at 1", "at 2"])
+  }
+
+  @Test("advancing by 1 ms a thousand times lands exactly on one second")
+  func exactVirtualTime() {
+    let scheduler = TestScheduler()
+    let fired = Locked(false)
+    scheduler.schedule(afterDelay: .seconds(1)) { fired.value = true }
+    for _ in 0..<999 { scheduler.advance(by: .milliseconds(1)) }
+    #expect(!fired.value)
+    scheduler.advance(by: .milliseconds(1))
+    #expect(fired.value)
+    #expect(scheduler.now == Date(timeIntervalSinceReferenceDate: 1))
+  }
+
+  @Test("the clock reads each block's time while it runs, then the target")
+  func clockDuringWork() {
+    let scheduler = TestScheduler()
+    let seen = Locked<[Date]>([])
+    scheduler.schedule(afterDelay: .seconds(3)) { seen.append(scheduler.now) }
+    scheduler.advance(by: .seconds(10))
+    #expect(seen.value == [Date(timeIntervalSinceReferenceDate: 3)])
+    #expect(scheduler.now == Date(timeIntervalSinceReferenceDate: 10))
+  }
+
+  @Test("advance(to:) and run() run what falls due, including work scheduled while running")
+  func advanceToAndRun() {
+    let scheduler = TestScheduler(startDate: Date(timeIntervalSinceReferenceDate: 100))
+    let log = Locked<[Int]>([])
+    scheduler.schedule(afterDelay: .seconds(1)) {
+      log.append(1)
+      scheduler.schedule(afterDelay: .seconds(1)) { log.append(2) }
+    }
+    scheduler.advance(to: Date(timeIntervalSinceReferenceDate: 101))
+    #expect(log.value == [1])
+    scheduler.run()
+    #expect(log.value == [1, 2])
+    #expect(scheduler.now == Date(timeIntervalSinceReferenceDate: 102))
+    #expect(scheduler.scheduledCount == 0)
+  }
+
+  @Test("repeating work runs at exact virtual times until disposed")
+  func repeating() {
+    let scheduler = TestScheduler()
+    let times = Locked<[TimeInterval]>([])
+    let repetition = scheduler.schedule(
+      after: scheduler.now.addingTimeInterval(1), repeatingEvery: .milliseconds(500), leeway: .zero
+    ) { times.append(scheduler.now.timeIntervalSinceReferenceDate) }
+    scheduler.advance(by: .seconds(2))
+    #expect(times.value == [1, 1.5, 2])
+    repetition?.dispose()
+    scheduler.advance(by: .seconds(2))
+    #expect(times.value == [1, 1.5, 2])
+    #expect(scheduler.scheduledCount == 0)
+  }
+
+  @Test("disposing scheduled work removes it and releases what it captured (guarantee 8)")
+  func disposalRemoves() {
+    let scheduler = TestScheduler()
+    let tracker = LifetimeTracker()
+    var tracked: Tracked? = tracker.make()
+    let work = scheduler.schedule(afterDelay: .seconds(10)) { [tracked] in _ = tracked }
+    tracked = nil
+    #expect(scheduler.scheduledCount == 1)
+    work?.dispose()
+    #expect(scheduler.scheduledCount == 0)
+    #expect(tracker.liveCount == 0)
+  }
+
+  @Test("while running a block, the test scheduler is the current scheduler")
+  func currentWhileRunning() {
+    let scheduler = TestScheduler()
+    let current = Locked<(any Scheduler)?>(nil)
+    scheduler.schedule { current.value = Schedulers.current }
+    scheduler.advance()
+    #expect(current.value === scheduler)
+  }
+
+  @Test("work scheduled from many threads all runs")
+  func concurrentScheduling() {
+    let scheduler = TestScheduler()
+    let count = Locked(0)
+    DispatchQueue.concurrentPerform(iterations: 8) { thread in
+      for step in 0..<100 { scheduler.schedule(afterDelay: .milliseconds(step + thread)) { count.increment() } }
+    }
+    scheduler.run()
+    #expect(count.value == 800)
+  }
+
+  @Test("advancing from inside a scheduled block stops with a message naming the method")
+  func reentrantAdvance() async {
+    await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let scheduler = TestScheduler()
+      scheduler.schedule { scheduler.advance() }
+      scheduler.advance()
+    }
+  }
+
+  @Test("a negative advance stops with a message naming the argument (guarantee 9)")
+  func negativeAdvance() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      TestScheduler().advance(by: .seconds(-1))
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("TestScheduler.advance(by:): interval must not be negative"))
+  }
+}
