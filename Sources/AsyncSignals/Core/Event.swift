@@ -9,7 +9,8 @@
 /// ```
 ///
 /// - Note: ReactiveCocoa 2.5 `RACEvent` (`+eventWithValue:`, `+eventWithError:`, `+completedEvent`,
-///   `eventType`, `finished`, `value`, `error`). The failure is typed; `Never` means the signal cannot fail.
+///   `eventType`, `finished`, `value`, `error`; the last is ``failure`` here, since `error` names the case).
+///   The failure is typed; `Never` means the signal cannot fail.
 @frozen
 public enum Event<Value, Failure: Error> {
   /// A value.
@@ -40,9 +41,9 @@ public enum Event<Value, Failure: Error> {
     return nil
   }
 
-  /// The failure of an `error` event, otherwise `nil`.
+  /// The failure of an `error` event, otherwise `nil`. (Not `error`, which would clash with the case.)
   @inlinable
-  public var error: Failure? {
+  public var failure: Failure? {
     if case .error(let error) = self { return error }
     return nil
   }

@@ -18,7 +18,7 @@ final class EventRecorder<Value: Sendable, Failure: Error>: Subscriber, @uncheck
 
   var events: [Event<Value, Failure>] { recorded.value }
   var values: [Value] { events.compactMap(\.value) }
-  var errors: [Failure] { events.compactMap(\.error) }
+  var errors: [Failure] { events.compactMap(\.failure) }
   var isCompleted: Bool { events.last?.isCompleted ?? false }
   var isTerminated: Bool { events.last?.isTerminating ?? false }
   var didFail: Bool { !errors.isEmpty }

@@ -1,0 +1,262 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import AsyncSignals
+
+/// One named test per guarantee of DESIGN.md. The thread-related ones are also hammered by Stress.
+@MainActor
+@Suite("The nine guarantees")
+struct GuaranteeTests {
+  @Test("1. serial delivery: 8 threads sending into one subscriber never overlap")
+  func serialDelivery() {
+    let subscriberBox = Locked<(any Subscriber<Int, Never>)?>(nil)
+    let signal = Signal<Int, Never>.create { subscriber in
+      subscriberBox.value = subscriber
+      return nil
+    }
+    let inCallback = Locked(0)
+    let overlaps = Locked(0)
+    let received = Locked(0)
+    signal.subscribeNext { _ in
+      if inCallback.increment() > 1 { overlaps.increment() }
+      for _ in 0..<50 { _ = received.value }  // widen the window in which an overlap would show
+      received.increment()
+      inCallback.withLock { $0 -= 1 }
+    }
+    let subscriber = subscriberBox.value!
+    DispatchQueue.concurrentPerform(iterations: 8) { thread in
+      for value in 0..<1_000 { subscriber.sendNext(thread * 1_000 + value) }
+    }
+    #expect(overlaps.value == 0)
+    #expect(received.value == 8_000)
+  }
+
+  @Test("1. serial delivery: a sender on another thread waits until the event in progress has been handled")
+  func senderWaits() {
+    let subscriberBox = Locked<(any Subscriber<Int, Never>)?>(nil)
+    let signal = Signal<Int, Never>.create { subscriber in
+      subscriberBox.value = subscriber
+      return nil
+    }
+    let inFirst = DispatchSemaphore(value: 0)
+    let releaseFirst = DispatchSemaphore(value: 0)
+    let log = Locked<[String]>([])
+    signal.subscribeNext { value in
+      log.append("start \(value)")
+      if value == 1 {
+        inFirst.signal()
+        releaseFirst.wait()
+      }
+      log.append("end \(value)")
+    }
+    let subscriber = subscriberBox.value!
+    let group = DispatchGroup()
+    DispatchQueue.global().async(group: group) { subscriber.sendNext(1) }
+    inFirst.wait()
+    DispatchQueue.global().async(group: group) {
+      subscriber.sendNext(2)
+      log.append("sender of 2 returned")
+    }
+    // Give the second sender every chance to overtake; it must not.
+    for _ in 0..<1_000 { sched_yield() }
+    #expect(log.value == ["start 1"])
+    releaseFirst.signal()
+    group.wait()
+    #expect(log.value == ["start 1", "end 1", "start 2", "end 2", "sender of 2 returned"])
+  }
+
+  @Test("2. terminal means terminal: nothing after error, completion or disposal")
+  func terminalIsTerminal() {
+    let subscriberBox = Locked<(any Subscriber<Int, TestError>)?>(nil)
+    let signal = Signal<Int, TestError>.create { subscriber in
+      subscriberBox.value = subscriber
+      return nil
+    }
+    let recorder = EventRecorder(signal)
+    let subscriber = subscriberBox.value!
+    subscriber.sendNext(1)
+    recorder.dispose()
+    subscriber.sendNext(2)
+    subscriber.sendCompleted()
+    #expect(recorder.events == [.next(1)])
+
+    let completed = EventRecorder(signal)
+    subscriberBox.value!.sendCompleted()
+    subscriberBox.value!.sendNext(3)
+    subscriberBox.value!.sendError(TestError())
+    #expect(completed.events == [.completed])
+  }
+
+  @Test("3. disposal is exactly once: 8 threads disposing one subscription run its cleanup once")
+  func disposalExactlyOnce() {
+    for _ in 0..<100 {
+      let cleanups = Locked(0)
+      let disposable = Signal<Int, Never>.create { _ in ActionDisposable { cleanups.increment() } }
+        .subscribeNext { _ in }
+      DispatchQueue.concurrentPerform(iterations: 8) { _ in disposable.dispose() }
+      #expect(cleanups.value == 1)
+    }
+  }
+
+  @Test("4. cold is cold: each subscription runs the body once")
+  func coldIsCold() {
+    let runs = Locked(0)
+    let signal = Signal<Int, Never>.create { subscriber in
+      subscriber.sendNext(runs.increment())
+      return nil
+    }
+    #expect(runs.value == 0)
+    #expect(EventRecorder(signal).values == [1])
+    #expect(EventRecorder(signal).values == [2])
+  }
+
+  @Test("5. on the main queue, subscribing runs the body at once, with a current scheduler")
+  func subscriptionOnMainQueue() {
+    let current = Locked<(any Scheduler)?>(nil)
+    Signal<Int, Never>.create { _ in
+      current.value = Schedulers.current
+      return nil
+    }.subscribeNext { _ in }
+    #expect(current.value === QueueScheduler.main)
+  }
+
+  @Test("5. inside a scheduler's block, subscribing runs the body at once on that scheduler")
+  func subscriptionInsideScheduler() {
+    let scheduler = TestScheduler()
+    let log = Locked<[String]>([])
+    scheduler.schedule {
+      Signal<Int, Never>.create { _ in
+        log.append(Schedulers.current === scheduler ? "body on scheduler" : "body elsewhere")
+        return nil
+      }.subscribeNext { _ in }
+      log.append("subscribed")
+    }
+    scheduler.advance()
+    #expect(log.value == ["body on scheduler", "subscribed"])
+  }
+
+  @Test("5. with no current scheduler, subscribing schedules the body on a background scheduler")
+  nonisolated func subscriptionInBackground() async {
+    #expect(Schedulers.current == nil)
+    let subscribedReturned = Locked(false)
+    let bodySawReturn = Locked<Bool?>(nil)
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let signal = Signal<Int, Never>.create { subscriber in
+        bodySawReturn.value = subscribedReturned.value
+        #expect(Schedulers.current != nil)
+        subscriber.sendCompleted()
+        return nil
+      }
+      signal.subscribeCompleted { continuation.resume() }
+      subscribedReturned.value = true
+    }
+    #expect(bodySawReturn.value == true)
+  }
+
+  @Test("6. re-entrancy: take(3) on a signal whose handler sends back into it yields 0, 1, 2 and completes")
+  func reentrantTake() {
+    let subscriberBox = Locked<(any Subscriber<Int, Never>)?>(nil)
+    let source = Signal<Int, Never>.create { subscriber in
+      subscriberBox.value = subscriber
+      subscriber.sendNext(0)
+      return nil
+    }
+    let takeThree = source.bind {
+      var taken = 0
+      return { value, stop in
+        taken += 1
+        stop = taken == 3
+        return .return(value)
+      }
+    }
+    let log = Locked<[String]>([])
+    takeThree.subscribeNext({ value in
+      log.append("\(value)")
+      subscriberBox.value?.sendNext(value + 1)
+    }, completed: { log.append("completed") })
+    #expect(log.value == ["0", "1", "2", "completed"])
+  }
+
+  @Test("6. re-entrancy: a handler that disposes its own subscription stops delivery at once")
+  func reentrantDispose() {
+    let disposable = Locked<(any Disposable)?>(nil)
+    let received = Locked<[Int]>([])
+    let signal = Signal<Int, Never>.create { subscriber in
+      for value in 0..<5 { subscriber.sendNext(value) }
+      return nil
+    }
+    disposable.value = signal.subscribeNext { value in
+      received.append(value)
+      if value == 1 { disposable.value?.dispose() }
+    }
+    // The first two values arrive while `subscribeNext` is still running; the disposable is then unknown.
+    #expect(received.value == [0, 1, 2, 3, 4])
+    let subject = Subject<Int, Never>()
+    let fromSubject = Locked<[Int]>([])
+    disposable.value = subject.subscribeNext { value in
+      fromSubject.append(value)
+      disposable.value?.dispose()
+    }
+    subject.sendNext(1)
+    subject.sendNext(2)
+    #expect(fromSubject.value == [1])
+  }
+
+  @Test("7. no unbounded stack growth: 100 000 recursive reschedules run in constant depth")
+  func constantStack() {
+    let count = Locked(0)
+    ImmediateScheduler.shared.scheduleRecursive { reschedule in
+      if count.increment() < 100_000 { reschedule() }
+    }
+    #expect(count.value == 100_000)
+  }
+
+  @Test("8. nothing leaks: closures are released after completion")
+  func releasedAfterCompletion() {
+    let tracker = LifetimeTracker()
+    do {
+      let tracked = tracker.make()
+      Signal<Int, Never>.return(1).map { _ in tracked }.subscribeNext { _ in _ = tracked }
+    }
+    #expect(tracker.liveCount == 0)
+  }
+
+  @Test("8. nothing leaks: closures are released after disposal, even while the producer lives on")
+  func releasedAfterDisposal() {
+    let tracker = LifetimeTracker()
+    let subject = Subject<Int, Never>()
+    let keptSubscriber = Locked<(any Subscriber<Int, Never>)?>(nil)
+    let producer = Signal<Int, Never>.create { subscriber in
+      keptSubscriber.value = subscriber  // a producer that never lets go
+      return nil
+    }
+    let disposables: [any Disposable] = {
+      let tracked = tracker.make()
+      return [
+        subject.map { _ in tracked }.subscribeNext { _ in _ = tracked },
+        producer.filter { _ in _ = tracked; return true }.subscribeNext { _ in _ = tracked },
+        subject.zip(with: producer).subscribeNext { _ in _ = tracked },
+      ]
+    }()
+    #expect(tracker.liveCount == 1)
+    for disposable in disposables { disposable.dispose() }
+    #expect(tracker.liveCount == 0)
+    #expect(subject.subscriberCount == 0)
+  }
+
+  @Test("9. bad input gets a clear answer: a failure travels as the signal's typed failure")
+  func typedFailure() {
+    let recorder = EventRecorder(Signal<Int, TestError>.error(TestError(code: 42)).map { $0 + 1 })
+    #expect(recorder.errors == [TestError(code: 42)])
+  }
+
+  @Test("9. bad input gets a clear answer: a programming error stops with the method and the argument")
+  nonisolated func preconditionMessage() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = QueueScheduler(name: "bad").schedule(after: Date(), repeatingEvery: .zero, leeway: .zero) {}
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("QueueScheduler.schedule(after:repeatingEvery:leeway:_:): interval must be positive"))
+  }
+}
