@@ -1,6 +1,6 @@
 // The internal observer protocol that every operator speaks.
 //
-// A signal is attached to an `Observer`: a closure that receives one event and answers whether it wants
+// A signal is attached to an `Observer`, which receives one event at a time and answers whether it wants
 // more. The contract, which every producer of events in the package upholds:
 //
 // 1. Serial: an observer is never called concurrently. Its calls are ordered by a lock (the delivery lock of
@@ -13,6 +13,12 @@
 // answers `.stop`, every plain forwarding operator passes the answer on, and the root `Sink` then disposes
 // the subscription. Plain forwarding operators (`map`, `filter`) therefore need neither an allocation nor a
 // lock per event.
+//
+// Speed across the module boundary: an observer is a type-erased entry point, `(EventKind, payload pointer)`,
+// built from a typed closure by `@inlinable` code and invoked by `@inlinable` code — both specialised in the
+// module that uses the operators, where `Value` and `Failure` are concrete. The machinery in between (sinks,
+// subjects) is not generic at all, so it never asks the runtime for generic metadata on the hot path; that
+// lookup is what costs unspecialised reactive code most of its time.
 
 /// An observer's answer to an event: whether it wants more.
 @usableFromInline
@@ -23,9 +29,84 @@ enum Flow: Sendable {
   case stop
 }
 
-/// A closure that receives one event and says whether it wants more. See the contract above.
+/// The kind of an event, without its payload.
 @usableFromInline
-typealias Observer<Value, Failure: Error> = @Sendable (Event<Value, Failure>) -> Flow
+enum EventKind: UInt8, Sendable {
+  /// The payload points to a `Value`.
+  case next
+  /// The payload points to a `Failure`.
+  case error
+  /// There is no payload.
+  case completed
+}
+
+/// The type-erased form of an observer: an event's kind and a pointer to its payload, valid for the call.
+@usableFromInline
+typealias RawObserver = @Sendable (EventKind, UnsafeRawPointer?) -> Flow
+
+/// Receives the events of one subscription and says whether it wants more. See the contract above.
+@usableFromInline
+struct Observer<Value, Failure: Error>: Sendable {
+  @usableFromInline
+  let raw: RawObserver
+
+  /// An observer that hands each event to `body`.
+  @inlinable
+  init(_ body: @escaping @Sendable (Event<Value, Failure>) -> Flow) {
+    raw = { kind, payload in
+      switch kind {
+      case .next: return body(.next(payload.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee))
+      case .error: return body(.error(payload.unsafelyUnwrapped.assumingMemoryBound(to: Failure.self).pointee))
+      case .completed: return body(.completed)
+      }
+    }
+  }
+
+  @inlinable
+  init(raw: @escaping RawObserver) {
+    self.raw = raw
+  }
+
+  /// An observer that hands each value to `next` and passes terminal events to `downstream` untouched: the
+  /// shape of every plain forwarding operator (one closure call per event, no copy of the failure).
+  @inlinable
+  static func forwardingTerminal<Downstream>(
+    to downstream: Observer<Downstream, Failure>, next: @escaping @Sendable (Value) -> Flow
+  ) -> Observer {
+    Observer(raw: { kind, payload in
+      guard kind == .next else { return downstream.raw(kind, payload) }
+      return next(payload.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee)
+    })
+  }
+
+  /// Delivers a value without building an `Event`: cheap even in unspecialised code.
+  @inlinable
+  func sendNext(_ value: Value) -> Flow {
+    withUnsafePointer(to: value) { raw(.next, UnsafeRawPointer($0)) }
+  }
+
+  /// Delivers a failure without building an `Event`.
+  @inlinable
+  func sendError(_ error: Failure) -> Flow {
+    withUnsafePointer(to: error) { raw(.error, UnsafeRawPointer($0)) }
+  }
+
+  /// Delivers completion.
+  @inlinable
+  func sendCompleted() -> Flow {
+    raw(.completed, nil)
+  }
+
+  /// Delivers `event`.
+  @inlinable
+  func callAsFunction(_ event: Event<Value, Failure>) -> Flow {
+    switch event {
+    case .next(let value): return withUnsafePointer(to: value) { raw(.next, UnsafeRawPointer($0)) }
+    case .error(let error): return withUnsafePointer(to: error) { raw(.error, UnsafeRawPointer($0)) }
+    case .completed: return raw(.completed, nil)
+    }
+  }
+}
 
 /// State that only a serially-called observer touches.
 ///

@@ -50,7 +50,7 @@ extension Signal {
   /// - Note: ReactiveCocoa 2.5 `+return:`.
   public static func `return`(_ value: Value) -> Signal<Value, Failure> {
     SynchronousSignal { observer in
-      if observer(.next(value)) == .proceed { _ = observer(.completed) }
+      if observer.sendNext(value) == .proceed { _ = observer.sendCompleted() }
     }
   }
 
@@ -62,7 +62,7 @@ extension Signal {
   ///
   /// - Note: ReactiveCocoa 2.5 `+empty`.
   public static var empty: Signal<Value, Failure> {
-    SynchronousSignal { observer in _ = observer(.completed) }
+    SynchronousSignal { observer in _ = observer.sendCompleted() }
   }
 
   /// A signal that fails with `error` at once, on each subscription.
@@ -74,7 +74,7 @@ extension Signal {
   /// - Parameter error: The failure.
   /// - Note: ReactiveCocoa 2.5 `+error:`.
   public static func error(_ error: Failure) -> Signal<Value, Failure> {
-    SynchronousSignal { observer in _ = observer(.error(error)) }
+    SynchronousSignal { observer in _ = observer.sendError(error) }
   }
 
   /// A signal that never sends anything and never ends.
@@ -108,12 +108,14 @@ extension Signal {
 
   /// Runs `attach` now if a scheduler is current, otherwise on the background scheduler (guarantee 5).
   static func attachOnSubscriptionScheduler(
-    _ observer: @escaping Observer<Value, Failure>,
-    _ attach: @escaping @Sendable (@escaping Observer<Value, Failure>) -> any Disposable
+    _ observer: Observer<Value, Failure>,
+    _ attach: @escaping @Sendable (Observer<Value, Failure>) -> any Disposable
   ) -> any Disposable {
     if CurrentScheduler.isSet { return attach(observer) }
     let subscription = CompoundDisposable()
-    let guarded: Observer<Value, Failure> = { event in subscription.isDisposed ? .stop : observer(event) }
+    let guarded = Observer<Value, Failure>(raw: { kind, payload in
+      subscription.isDisposed ? .stop : observer.raw(kind, payload)
+    })
     subscription.add(QueueScheduler.background.schedule { subscription.add(attach(guarded)) })
     return subscription
   }
@@ -130,7 +132,7 @@ final class SynchronousSignal<Value: Sendable, Failure: Error>: Signal<Value, Fa
     super.init(name: "")
   }
 
-  override func attach(_ observer: @escaping Observer<Value, Failure>) -> any Disposable {
+  override func attach(_ observer: Observer<Value, Failure>) -> any Disposable {
     if CurrentScheduler.isSet {
       body(observer)
       return DisposedDisposable.shared
@@ -138,10 +140,11 @@ final class SynchronousSignal<Value: Sendable, Failure: Error>: Signal<Value, Fa
     let sink = Sink(observer)
     let body = self.body
     if let scheduled = QueueScheduler.background.schedule({
-      body { event in
-        sink.send(event)
-        return sink.isDisposed ? .stop : .proceed
-      }
+      body(
+        Observer(raw: { kind, payload in
+          sink.deliver(kind, payload)
+          return sink.isDisposed ? .stop : .proceed
+        }))
     }) {
       sink.addChild(scheduled)
     }

@@ -13,18 +13,27 @@ extension Signal {
   /// - Parameter subscriber: The receiver of the events.
   /// - Returns: The subscription's disposable.
   /// - Note: ReactiveCocoa 2.5 `-subscribe:`.
+  @inlinable
   @discardableResult
   public func subscribe<S: Subscriber>(_ subscriber: S) -> any Disposable
   where S.Value == Value, S.Failure == Failure {
     let subscription = SerialDisposable()
     subscriber.didSubscribe(with: subscription)
-    let disposable = attach { event in
-      guard !subscription.isDisposed else { return .stop }
-      subscriber.send(event)
-      guard event.isTerminating else { return .proceed }
-      subscription.dispose()
-      return .stop
-    }
+    let disposable = attach(
+      Observer(raw: { kind, payload in
+        guard !subscription.isDisposed else { return .stop }
+        switch kind {
+        case .next:
+          subscriber.sendNext(payload.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee)
+          return .proceed
+        case .error:
+          subscriber.sendError(payload.unsafelyUnwrapped.assumingMemoryBound(to: Failure.self).pointee)
+        case .completed:
+          subscriber.sendCompleted()
+        }
+        subscription.dispose()
+        return .stop
+      }))
     subscription.inner = disposable
     return subscription
   }
@@ -52,19 +61,19 @@ extension Signal {
     error: @escaping @Sendable (Failure) -> Void,
     completed: @escaping @Sendable () -> Void
   ) -> any Disposable {
-    attach { event in
-      switch event {
-      case .next(let value):
-        next(value)
-        return .proceed
-      case .error(let failure):
-        error(failure)
+    attach(
+      Observer(raw: { kind, payload in
+        switch kind {
+        case .next:
+          next(payload.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee)
+          return .proceed
+        case .error:
+          error(payload.unsafelyUnwrapped.assumingMemoryBound(to: Failure.self).pointee)
+        case .completed:
+          completed()
+        }
         return .stop
-      case .completed:
-        completed()
-        return .stop
-      }
-    }
+      }))
   }
 
   /// Subscribes with closures for values and the failure; completion ends the subscription silently.

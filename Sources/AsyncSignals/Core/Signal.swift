@@ -34,8 +34,14 @@ public class Signal<Value: Sendable, Failure: Error>: @unchecked Sendable, Custo
   /// Attaches `observer` and returns the subscription's disposable. Subclasses override it; every
   /// implementation upholds the observer contract in `Observer.swift`.
   @usableFromInline
-  func attach(_ observer: @escaping Observer<Value, Failure>) -> any Disposable {
+  func attach(_ observer: Observer<Value, Failure>) -> any Disposable {
     preconditionFailure("Signal.attach(_:) must be overridden by \(type(of: self))")
+  }
+
+  /// Attaches an observer that hands each event to `body`.
+  @inlinable
+  final func attach(_ body: @escaping @Sendable (Event<Value, Failure>) -> Flow) -> any Disposable {
+    attach(Observer(body))
   }
 
   /// The signal's name, or its type when it has none.
@@ -63,16 +69,16 @@ public class Signal<Value: Sendable, Failure: Error>: @unchecked Sendable, Custo
 final class AnonymousSignal<Value: Sendable, Failure: Error>: Signal<Value, Failure>, @unchecked Sendable {
   // guarded by: immutability (`body` is a `let`).
   @usableFromInline
-  let body: @Sendable (@escaping Observer<Value, Failure>) -> any Disposable
+  let body: @Sendable (Observer<Value, Failure>) -> any Disposable
 
   @inlinable
-  init(name: String = "", _ body: @escaping @Sendable (@escaping Observer<Value, Failure>) -> any Disposable) {
+  init(name: String = "", _ body: @escaping @Sendable (Observer<Value, Failure>) -> any Disposable) {
     self.body = body
     super.init(name: name)
   }
 
   @inlinable
-  override func attach(_ observer: @escaping Observer<Value, Failure>) -> any Disposable {
+  override func attach(_ observer: Observer<Value, Failure>) -> any Disposable {
     body(observer)
   }
 }

@@ -31,20 +31,22 @@ import Musl
 // the lock sees the flag and finds the lock free.
 
 /// Everything a sink guards, in one allocation at a stable address: the locks, the flag and the state.
-struct SinkCore<Value, Failure: Error>: ~Copyable {
+/// Not generic: the delivery path never needs generic metadata (see Core/Observer.swift).
+@usableFromInline
+struct SinkState: ~Copyable {
   /// Serialises delivery. Recursive, so that a callback may send into its own subscription.
   var delivery = pthread_mutex_t()
   /// Guards `children`. Never held while calling out.
   var childrenLock = PlatformLock()
   /// Set once, by the first `dispose()`; read lock-free on every delivery.
   let disposed = Atomic<Bool>(false)
-  var observer: Observer<Value, Failure>?  // guarded by: `delivery`
+  var observer: RawObserver?  // guarded by: `delivery`
   var terminated = false  // guarded by: `delivery`
   var children = DisposableBag()  // guarded by: `childrenLock`
   /// The sink's place in its owner's `SubscriberList`. guarded by: the owner's lock.
   var ownerIndex = -1
 
-  init(observer: @escaping Observer<Value, Failure>) {
+  init(observer: @escaping RawObserver) {
     self.observer = observer
   }
 }
@@ -52,43 +54,45 @@ struct SinkCore<Value, Failure: Error>: ~Copyable {
 /// An object that keeps sinks (a subject) and must forget one when it is disposed.
 protocol SinkOwner: AnyObject, Sendable {
   /// Called once, after the sink has been disposed (by its user, or after its terminal event).
-  func sinkDidDispose(_ sink: AnyObject)
+  func sinkDidDispose(_ sink: SinkCore)
 }
 
-final class Sink<Value: Sendable, Failure: Error>: Subscriber, Disposable, @unchecked Sendable {
-  // guarded by: the locks inside `core` — `observer` and `terminated` by the delivery lock, `children` by the
-  // children lock — and its `disposed` atomic; see the comment at the top of this file. `core` itself is a
-  // `let`.
-  let core: UnsafeMutablePointer<SinkCore<Value, Failure>>
+/// The untyped part of a sink: all of its state and its whole delivery algorithm.
+@usableFromInline
+class SinkCore: Disposable, @unchecked Sendable {
+  // guarded by: the locks inside `state` — `observer` and `terminated` by the delivery lock, `children` by the
+  // children lock — and its `disposed` atomic; see the comment at the top of this file. `state` and `owner` are
+  // `let`s.
+  @usableFromInline let state: UnsafeMutablePointer<SinkState>
   /// Told when the sink is disposed, so that it stops keeping it.
   weak let owner: (any SinkOwner)?
 
-  /// Creates the sink of one subscription that delivers to `observer`.
-  init(_ observer: @escaping Observer<Value, Failure>, owner: (any SinkOwner)? = nil) {
+  init(_ observer: @escaping RawObserver, owner: (any SinkOwner)?) {
     self.owner = owner
-    core = .allocate(capacity: 1)
-    core.initialize(to: SinkCore(observer: observer))
-    RecursiveLockPrimitive.setUp(&core.pointee.delivery)
-    LockPrimitive.setUp(&core.pointee.childrenLock)
+    state = .allocate(capacity: 1)
+    state.initialize(to: SinkState(observer: observer))
+    RecursiveLockPrimitive.setUp(&state.pointee.delivery)
+    LockPrimitive.setUp(&state.pointee.childrenLock)
   }
 
   deinit {
-    RecursiveLockPrimitive.tearDown(&core.pointee.delivery)
-    LockPrimitive.tearDown(&core.pointee.childrenLock)
-    core.deinitialize(count: 1)
-    core.deallocate()
+    RecursiveLockPrimitive.tearDown(&state.pointee.delivery)
+    LockPrimitive.tearDown(&state.pointee.childrenLock)
+    state.deinitialize(count: 1)
+    state.deallocate()
   }
 
   // MARK: Delivery
 
-  /// Delivers `event` unless the subscription has ended; ends it after a terminal event or a `.stop`.
-  func send(_ event: Event<Value, Failure>) {
-    let (ended, released) = deliver(event)
+  /// Delivers an event unless the subscription has ended; ends it after a terminal event or a `.stop`.
+  @usableFromInline
+  final func deliver(_ kind: EventKind, _ payload: UnsafeRawPointer?) {
+    let (ended, released) = deliverLocked(kind, payload)
     // Freed here, after unlocking: whatever the observer captured may call out from its deinitialiser.
     withExtendedLifetime(released) {}
     if ended {
       dispose()
-    } else if core.pointee.disposed.load(ordering: .sequentiallyConsistent) {
+    } else if state.pointee.disposed.load(ordering: .sequentiallyConsistent) {
       // Disposed while the lock was held, perhaps from another thread: see the top of this file.
       releaseObserver()
     }
@@ -96,76 +100,111 @@ final class Sink<Value: Sendable, Failure: Error>: Subscriber, Disposable, @unch
 
   /// Delivers under the delivery lock. Returns whether the subscription has just ended, and the observer it
   /// dropped if so.
-  private func deliver(_ event: Event<Value, Failure>) -> (ended: Bool, released: Observer<Value, Failure>?) {
-    RecursiveLockPrimitive.lock(&core.pointee.delivery)
-    defer { RecursiveLockPrimitive.unlock(&core.pointee.delivery) }
-    guard !core.pointee.terminated, !core.pointee.disposed.load(ordering: .acquiring),
-      let observer = core.pointee.observer
+  private final func deliverLocked(_ kind: EventKind, _ payload: UnsafeRawPointer?) -> (
+    ended: Bool, released: RawObserver?
+  ) {
+    RecursiveLockPrimitive.lock(&state.pointee.delivery)
+    defer { RecursiveLockPrimitive.unlock(&state.pointee.delivery) }
+    guard !state.pointee.terminated, !state.pointee.disposed.load(ordering: .acquiring),
+      let observer = state.pointee.observer
     else { return (false, nil) }
-    if event.isTerminating {
+    if kind != .next {
       // Recorded before the callback, so that anything the callback sends back is dropped.
-      core.pointee.terminated = true
-      _ = observer(event)
-      core.pointee.observer = nil
+      state.pointee.terminated = true
+      _ = observer(kind, payload)
+      state.pointee.observer = nil
       return (true, observer)
     }
     // A re-entrant terminal event may have ended the subscription during the callback.
-    guard observer(event) == .stop, !core.pointee.terminated else { return (false, nil) }
-    core.pointee.terminated = true
-    core.pointee.observer = nil
+    guard observer(kind, payload) == .stop, !state.pointee.terminated else { return (false, nil) }
+    state.pointee.terminated = true
+    state.pointee.observer = nil
     return (true, observer)
   }
 
   /// Drops the observer if no other thread is delivering; otherwise that thread drops it when it leaves.
-  private func releaseObserver() {
-    guard RecursiveLockPrimitive.tryLock(&core.pointee.delivery) else { return }
-    let released = core.pointee.observer
-    core.pointee.observer = nil
-    RecursiveLockPrimitive.unlock(&core.pointee.delivery)
+  private final func releaseObserver() {
+    guard RecursiveLockPrimitive.tryLock(&state.pointee.delivery) else { return }
+    let released = state.pointee.observer
+    state.pointee.observer = nil
+    RecursiveLockPrimitive.unlock(&state.pointee.delivery)
     // Freed here, after unlocking: whatever the observer captured may call out from its deinitialiser.
     withExtendedLifetime(released) {}
   }
 
-  // MARK: Subscriber
-
-  func sendNext(_ value: Value) { send(.next(value)) }
-
-  func sendError(_ error: Failure) { send(.error(error)) }
-
-  func sendCompleted() { send(.completed) }
-
-  /// A subscription made with this sink as its subscriber becomes one of its children, so that disposing
-  /// this subscription disposes that one too, as RAC's passthrough subscriber arranges.
-  func didSubscribe(with disposable: any Disposable) {
-    addChild(disposable)
-  }
-
   // MARK: Disposable
 
-  var isDisposed: Bool {
-    core.pointee.disposed.load(ordering: .acquiring)
+  @usableFromInline
+  final var isDisposed: Bool {
+    state.pointee.disposed.load(ordering: .acquiring)
   }
 
-  func dispose() {
-    guard !core.pointee.disposed.exchange(true, ordering: .sequentiallyConsistent) else { return }
-    LockPrimitive.lock(&core.pointee.childrenLock)
-    let children = core.pointee.children.takeAll()
-    LockPrimitive.unlock(&core.pointee.childrenLock)
+  @usableFromInline
+  final func dispose() {
+    guard !state.pointee.disposed.exchange(true, ordering: .sequentiallyConsistent) else { return }
+    LockPrimitive.lock(&state.pointee.childrenLock)
+    let children = state.pointee.children.takeAll()
+    LockPrimitive.unlock(&state.pointee.childrenLock)
     children.disposeAll()
     releaseObserver()
     owner?.sinkDidDispose(self)
   }
 
   /// Adds a child disposable, or disposes it at once if the subscription has ended.
-  func addChild(_ disposable: any Disposable) {
-    LockPrimitive.lock(&core.pointee.childrenLock)
-    let inserted = core.pointee.children.insert(disposable)
-    LockPrimitive.unlock(&core.pointee.childrenLock)
+  @usableFromInline
+  final func addChild(_ disposable: any Disposable) {
+    LockPrimitive.lock(&state.pointee.childrenLock)
+    let inserted = state.pointee.children.insert(disposable)
+    LockPrimitive.unlock(&state.pointee.childrenLock)
     if !inserted { disposable.dispose() }
+  }
+}
+
+/// A sink as the typed `Subscriber` that a `create` body, or a subject, sends into.
+@usableFromInline
+final class Sink<Value: Sendable, Failure: Error>: SinkCore, Subscriber, @unchecked Sendable {
+  // guarded by: `SinkCore` (this subclass adds no stored properties).
+
+  /// Creates the sink of one subscription that delivers to `observer`.
+  init(_ observer: Observer<Value, Failure>, owner: (any SinkOwner)? = nil) {
+    super.init(observer.raw, owner: owner)
+  }
+
+  @usableFromInline
+  func sendNext(_ value: Value) {
+    withUnsafePointer(to: value) { deliver(.next, UnsafeRawPointer($0)) }
+  }
+
+  @usableFromInline
+  func sendError(_ error: Failure) {
+    withUnsafePointer(to: error) { deliver(.error, UnsafeRawPointer($0)) }
+  }
+
+  @usableFromInline
+  func sendCompleted() {
+    deliver(.completed, nil)
+  }
+
+  /// Sends a typed event; specialised where it is inlined.
+  @inlinable
+  func send(_ event: Event<Value, Failure>) {
+    switch event {
+    case .next(let value): sendNext(value)
+    case .error(let error): sendError(error)
+    case .completed: sendCompleted()
+    }
+  }
+
+  /// A subscription made with this sink as its subscriber becomes one of its children, so that disposing
+  /// this subscription disposes that one too, as RAC's passthrough subscriber arranges.
+  @usableFromInline
+  func didSubscribe(with disposable: any Disposable) {
+    addChild(disposable)
   }
 
   /// Runs a subscribe body with this sink as its subscriber, unless the subscription has already ended, and
   /// keeps the cleanup it returns.
+  @usableFromInline
   func run(_ body: (any Subscriber<Value, Failure>) -> (any Disposable)?) {
     guard !isDisposed else { return }
     if let cleanup = body(self) { addChild(cleanup) }

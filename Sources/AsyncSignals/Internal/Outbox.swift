@@ -20,7 +20,7 @@ struct Outbox<Value, Failure: Error> {
   @usableFromInline var isClosed = false
 
   @inlinable
-  init(_ observer: @escaping Observer<Value, Failure>) {
+  init(_ observer: Observer<Value, Failure>) {
     self.observer = observer
   }
 
@@ -71,7 +71,7 @@ struct Outbox<Value, Failure: Error> {
     @usableFromInline let observer: Observer<Value, Failure>
 
     @inlinable
-    init(event: Event<Value, Failure>, observer: @escaping Observer<Value, Failure>) {
+    init(event: Event<Value, Failure>, observer: Observer<Value, Failure>) {
       self.event = event
       self.observer = observer
     }

@@ -1,45 +1,47 @@
-/// The sinks of a hot signal (a subject), in subscription order.
+/// The sinks of a hot signal (a subject), in subscription order. Not generic: a subject delivers through it
+/// without generic metadata.
 ///
 /// Removal leaves a hole that is compacted away once holes outnumber members, so attaching and detaching
 /// 100 000 subscribers takes linear time and delivery order stays the subscription order. Each sink records
-/// its index (`SinkCore.ownerIndex`); the list is always kept inside its owner's lock.
-struct SubscriberList<Value: Sendable, Failure: Error>: Sendable {
-  var slots: ContiguousArray<Sink<Value, Failure>?> = []
-  var holes = 0
+/// its index (`SinkState.ownerIndex`); the list is always kept inside its owner's lock.
+@usableFromInline
+struct SubscriberList: Sendable {
+  @usableFromInline private(set) var slots: ContiguousArray<SinkCore?> = []
+  private var holes = 0
 
   init() {}
 
   var count: Int { slots.count - holes }
 
-  mutating func append(_ sink: Sink<Value, Failure>) {
-    sink.core.pointee.ownerIndex = slots.count
+  mutating func append(_ sink: SinkCore) {
+    sink.state.pointee.ownerIndex = slots.count
     slots.append(sink)
   }
 
-  mutating func remove(_ sink: Sink<Value, Failure>) {
-    let index = sink.core.pointee.ownerIndex
+  mutating func remove(_ sink: SinkCore) {
+    let index = sink.state.pointee.ownerIndex
     guard index >= 0, index < slots.count, slots[index] === sink else { return }
     slots[index] = nil
-    sink.core.pointee.ownerIndex = -1
+    sink.state.pointee.ownerIndex = -1
     holes += 1
     if holes > 16 && holes * 2 > slots.count { compact() }
   }
 
   /// Removes every sink and returns them, for a terminal event.
-  mutating func removeAll() -> ContiguousArray<Sink<Value, Failure>?> {
+  mutating func removeAll() -> ContiguousArray<SinkCore?> {
     defer {
       slots = []
       holes = 0
     }
-    for case let sink? in slots { sink.core.pointee.ownerIndex = -1 }
+    for case let sink? in slots { sink.state.pointee.ownerIndex = -1 }
     return slots
   }
 
-  mutating func compact() {
-    var compacted = ContiguousArray<Sink<Value, Failure>?>()
+  private mutating func compact() {
+    var compacted = ContiguousArray<SinkCore?>()
     compacted.reserveCapacity(count)
     for case let sink? in slots {
-      sink.core.pointee.ownerIndex = compacted.count
+      sink.state.pointee.ownerIndex = compacted.count
       compacted.append(sink)
     }
     slots = compacted

@@ -15,6 +15,7 @@ extension Signal {
   /// - Parameter next: The signal that follows.
   /// - Returns: The concatenation.
   /// - Note: ReactiveCocoa 2.5 `-concat:`.
+  @inlinable
   public func concat(_ next: Signal<Value, Failure>) -> Signal<Value, Failure> {
     AnonymousSignal { observer in
       let subscriptions = CompoundDisposable()

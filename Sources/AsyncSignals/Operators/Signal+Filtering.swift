@@ -14,10 +14,13 @@ extension Signal {
   @inlinable
   public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value, Failure> {
     AnonymousSignal { observer in
-      self.attach { event in
-        if case .next(let value) = event, !isIncluded(value) { return .proceed }
-        return observer(event)
-      }
+      self.attach(
+        Observer(raw: { kind, payload in
+          if kind == .next, !isIncluded(payload.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee) {
+            return .proceed
+          }
+          return observer.raw(kind, payload)
+        }))
     }
   }
 }

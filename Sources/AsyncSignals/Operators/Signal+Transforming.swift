@@ -15,13 +15,7 @@ extension Signal {
   @inlinable
   public func map<NewValue>(_ transform: @escaping @Sendable (Value) -> NewValue) -> Signal<NewValue, Failure> {
     AnonymousSignal { observer in
-      self.attach { event in
-        switch event {
-        case .next(let value): return observer(.next(transform(value)))
-        case .error(let error): return observer(.error(error))
-        case .completed: return observer(.completed)
-        }
-      }
+      self.attach(.forwardingTerminal(to: observer) { value in observer.sendNext(transform(value)) })
     }
   }
 }

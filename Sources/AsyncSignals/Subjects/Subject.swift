@@ -22,13 +22,8 @@ public final class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failu
   @unchecked Sendable
 {
   // guarded by: `state`, a `LockedState`; the base class stores only a `let`.
-  private struct State: Sendable {
-    var subscribers = SubscriberList<Value, Failure>()
-    var terminal: Event<Value, Failure>?
-    var upstream = DisposableBag()
-  }
-
-  private let state = LockedState(State())
+  @usableFromInline
+  let state = LockedState(SubjectState())
 
   /// Creates a subject with no subscribers.
   public init() {
@@ -40,40 +35,50 @@ public final class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failu
     state.withLock { $0.subscribers.count }
   }
 
-  override func attach(_ observer: @escaping Observer<Value, Failure>) -> any Disposable {
+  override func attach(_ observer: Observer<Value, Failure>) -> any Disposable {
     let sink = Sink(observer, owner: self)
-    let terminal = state.withLock { state -> Event<Value, Failure>? in
+    let terminal = state.withLock { state -> SubjectState.Terminal? in
       if let terminal = state.terminal { return terminal }
       state.subscribers.append(sink)
       return nil
     }
-    if let terminal { sink.send(terminal) }
+    switch terminal {
+    case nil: break
+    case .completed?: sink.sendCompleted()
+    case .failed(let error)?: sink.sendError(error as! Failure)
+    }
     return sink
   }
 
-  func sinkDidDispose(_ sink: AnyObject) {
-    guard let sink = sink as? Sink<Value, Failure> else { return }
+  func sinkDidDispose(_ sink: SinkCore) {
     state.withLock { $0.subscribers.remove(sink) }
   }
 
   /// Sends `value` to every current subscriber, in subscription order.
   ///
   /// - Parameter value: The value.
+  @inlinable
   public func sendNext(_ value: Value) {
-    let subscribers = state.withLock { state in state.terminal == nil ? state.subscribers.slots : [] }
-    for case let sink? in subscribers { sink.send(.next(value)) }
+    let subscribers = state.withLock { state in state.isTerminated ? [] : state.subscribers.slots }
+    withUnsafePointer(to: value) { payload in
+      for case let sink? in subscribers { sink.deliver(.next, UnsafeRawPointer(payload)) }
+    }
   }
 
   /// Terminates the subject with `error`, sending it to every current subscriber.
   ///
   /// - Parameter error: The failure.
   public func sendError(_ error: Failure) {
-    terminate(with: .error(error))
+    guard let subscribers = terminate(with: .failed(error)) else { return }
+    withUnsafePointer(to: error) { payload in
+      for case let sink? in subscribers { sink.deliver(.error, UnsafeRawPointer(payload)) }
+    }
   }
 
   /// Terminates the subject, sending completion to every current subscriber.
   public func sendCompleted() {
-    terminate(with: .completed)
+    guard let subscribers = terminate(with: .completed) else { return }
+    for case let sink? in subscribers { sink.deliver(.completed, nil) }
   }
 
   /// Keeps `disposable`, a subscription made with this subject as its subscriber, to dispose it when the
@@ -85,14 +90,34 @@ public final class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failu
     if !inserted { disposable.dispose() }
   }
 
-  private func terminate(with event: Event<Value, Failure>) {
-    let taken = state.withLock { state -> (ContiguousArray<Sink<Value, Failure>?>, DisposableBag.Children)? in
+  /// Records the terminal event; returns the subscribers to tell, or `nil` if the subject had terminated.
+  private func terminate(with terminal: SubjectState.Terminal) -> ContiguousArray<SinkCore?>? {
+    let taken = state.withLock { state -> (ContiguousArray<SinkCore?>, DisposableBag.Children)? in
       guard state.terminal == nil else { return nil }
-      state.terminal = event
+      state.terminal = terminal
       return (state.subscribers.removeAll(), state.upstream.takeAll())
     }
-    guard let (subscribers, upstream) = taken else { return }
+    guard let (subscribers, upstream) = taken else { return nil }
     upstream.disposeAll()
-    for case let sink? in subscribers { sink.send(event) }
+    return subscribers
   }
+}
+
+/// A subject's state. Not generic, so that sending never needs generic metadata (see Core/Observer.swift).
+@usableFromInline
+struct SubjectState: Sendable {
+  /// A terminal event without its static types.
+  enum Terminal: Sendable {
+    case completed
+    case failed(any Error)
+  }
+
+  @usableFromInline var subscribers = SubscriberList()
+  var terminal: Terminal?
+  var upstream = DisposableBag()
+
+  @usableFromInline
+  var isTerminated: Bool { terminal != nil }
+
+  init() {}
 }

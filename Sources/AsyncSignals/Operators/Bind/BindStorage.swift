@@ -1,21 +1,29 @@
 /// The state of one `bind` subscription. Pure: no locks, no callouts.
+@usableFromInline
 struct BindState<Output: Sendable, Failure: Error>: OperatorState, Sendable {
+  @usableFromInline
   var outbox: Outbox<Output, Failure>
+  @usableFromInline
   var source: (any Disposable)?
+  @usableFromInline
   var sourceEnded = false
+  @usableFromInline
   var inners = InnerSubscriptions()
 
-  init(_ observer: @escaping Observer<Output, Failure>) {
+  @inlinable
+  init(_ observer: Observer<Output, Failure>) {
     outbox = Outbox(observer)
   }
 
   /// Admits a new inner subscription, unless the binding has finished.
+  @inlinable
   mutating func admit(_ inner: InnerSubscription) -> Bool {
     guard !outbox.isClosed else { return false }
     inners.insert(inner)
     return true
   }
 
+  @inlinable
   mutating func attachedSource(_ disposable: any Disposable) -> Teardown<Output, Failure> {
     guard outbox.isClosed || sourceEnded else {
       source = disposable
@@ -26,6 +34,7 @@ struct BindState<Output: Sendable, Failure: Error>: OperatorState, Sendable {
     return teardown
   }
 
+  @inlinable
   mutating func attachedInner(_ inner: InnerSubscription, _ disposable: any Disposable) -> Teardown<
     Output, Failure
   > {
@@ -35,31 +44,36 @@ struct BindState<Output: Sendable, Failure: Error>: OperatorState, Sendable {
   }
 
   /// The source completed, or the step ended the binding.
+  @inlinable
   mutating func sourceFinished() -> Teardown<Output, Failure> {
     sourceEnded = true
     source = nil
     return inners.isEmpty ? finish(.completed) : Teardown()
   }
 
+  @inlinable
   mutating func innerCompleted(_ inner: InnerSubscription) -> Teardown<Output, Failure> {
     inners.remove(inner)
     return inners.isEmpty && sourceEnded ? finish(.completed) : Teardown()
   }
 
   /// Queues the terminal event and tears everything down.
+  @inlinable
   mutating func finish(_ event: Event<Output, Failure>) -> Teardown<Output, Failure> {
     guard !outbox.isClosed else { return Teardown() }
     outbox.send(event)
     return releaseUpstreams()
   }
 
+  @inlinable
   mutating func stop() -> Teardown<Output, Failure> {
     var teardown = releaseUpstreams()
     teardown.observer = outbox.close()
     return teardown
   }
 
-  private mutating func releaseUpstreams() -> Teardown<Output, Failure> {
+  @inlinable
+  mutating func releaseUpstreams() -> Teardown<Output, Failure> {
     var teardown = Teardown<Output, Failure>()
     teardown.dispose(source)
     source = nil
@@ -70,19 +84,25 @@ struct BindState<Output: Sendable, Failure: Error>: OperatorState, Sendable {
 }
 
 /// Performs `bind`: owns the lock, calls the step and subscribes to the signals it returns.
+@usableFromInline
 final class BindStorage<Value: Sendable, Output: Sendable, Failure: Error>: Disposable {
+  @usableFromInline
   typealias Step = (Value, inout Bool) -> Signal<Output, Failure>?
 
-  private let state: LockedState<BindState<Output, Failure>>  // guards every decision of the operator
-  private let step: ObserverState<Step>  // called only from the source observer, one value at a time
+  @usableFromInline
+  let state: LockedState<BindState<Output, Failure>>  // guards every decision of the operator
+  @usableFromInline
+  let step: ObserverState<Step>  // called only from the source observer, one value at a time
 
-  private init(step: sending @escaping Step, observer: @escaping Observer<Output, Failure>) {
+  @inlinable
+  init(step: sending @escaping Step, observer: Observer<Output, Failure>) {
     self.step = ObserverState(step)
     self.state = LockedState(BindState(observer))
   }
 
+  @inlinable
   static func attach(
-    source: Signal<Value, Failure>, step: sending @escaping Step, observer: @escaping Observer<Output, Failure>
+    source: Signal<Value, Failure>, step: sending @escaping Step, observer: Observer<Output, Failure>
   ) -> any Disposable {
     let storage = BindStorage(step: step, observer: observer)
     let subscription = source.attach { event in storage.receivedFromSource(event) }
@@ -90,13 +110,16 @@ final class BindStorage<Value: Sendable, Output: Sendable, Failure: Error>: Disp
     return storage
   }
 
+  @usableFromInline
   var isDisposed: Bool { state.isClosed }
 
+  @inlinable
   func dispose() {
     state.handle { $0.stop() }
   }
 
-  private func receivedFromSource(_ event: Event<Value, Failure>) -> Flow {
+  @inlinable
+  func receivedFromSource(_ event: Event<Value, Failure>) -> Flow {
     switch event {
     case .next(let value):
       var stop = false
@@ -120,14 +143,16 @@ final class BindStorage<Value: Sendable, Output: Sendable, Failure: Error>: Disp
   }
 
   /// Subscribes to a spliced signal; returns whether the binding is still open.
-  private func subscribe(to signal: Signal<Output, Failure>) -> Bool {
+  @inlinable
+  func subscribe(to signal: Signal<Output, Failure>) -> Bool {
     let inner = InnerSubscription()
     guard state.withLock({ $0.admit(inner) }) else { return false }
     let subscription = signal.attach { event in self.received(event, from: inner) }
     return state.handle { $0.attachedInner(inner, subscription) } == .proceed
   }
 
-  private func received(_ event: Event<Output, Failure>, from inner: InnerSubscription) -> Flow {
+  @inlinable
+  func received(_ event: Event<Output, Failure>, from inner: InnerSubscription) -> Flow {
     switch event {
     case .next(let value): state.update { $0.outbox.send(.next(value)) }
     case .error(let error): state.handle { $0.finish(.error(error)) }

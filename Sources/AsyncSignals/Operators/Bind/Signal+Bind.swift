@@ -26,6 +26,7 @@ extension Signal {
   /// - Parameter makeStep: Creates the step of one subscription.
   /// - Returns: The merged signal.
   /// - Note: ReactiveCocoa 2.5 `-bind:` (RACStreamBindBlock with its `BOOL *stop`).
+  @inlinable
   public func bind<NewValue>(
     _ makeStep: @escaping @Sendable () -> sending (Value, inout Bool) -> Signal<NewValue, Failure>?
   ) -> Signal<NewValue, Failure> {
@@ -47,6 +48,7 @@ extension Signal {
   /// - Returns: The merged signal.
   /// - Note: ReactiveCocoa 2.5 `-flattenMap:` (built on `-bind:`, as in RAC). RAC treats a `nil` signal as
   ///   empty; return `.empty` instead.
+  @inlinable
   public func flattenMap<NewValue>(
     _ transform: @escaping @Sendable (Value) -> Signal<NewValue, Failure>
   ) -> Signal<NewValue, Failure> {

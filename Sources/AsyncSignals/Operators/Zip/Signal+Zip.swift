@@ -14,6 +14,7 @@ extension Signal {
   /// - Returns: A signal of `(Value, Other)` pairs.
   /// - Note: ReactiveCocoa 2.5 `-zipWith:`. RAC sends each pair while holding its lock; here the lock is
   ///   released first, so a downstream that disposes or subscribes cannot deadlock with the sources.
+  @inlinable
   public func zip<Other: Sendable>(with other: Signal<Other, Failure>) -> Signal<(Value, Other), Failure> {
     AnonymousSignal { observer in
       ZipStorage.attach(self, other, observer)

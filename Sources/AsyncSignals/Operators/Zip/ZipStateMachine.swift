@@ -1,21 +1,33 @@
 /// What `zip` must do for each input. Pure: no locks, no callouts.
+@usableFromInline
 struct ZipStateMachine<Left: Sendable, Right: Sendable, Failure: Error>: OperatorState, Sendable {
+  @usableFromInline
   typealias Output = (Left, Right)
 
+  @usableFromInline
   var outbox: Outbox<Output, Failure>
-  private var left = Ring<Left>()
-  private var right = Ring<Right>()
-  private var leftCompleted = false
-  private var rightCompleted = false
-  private var leftSubscription: (any Disposable)?
-  private var rightSubscription: (any Disposable)?
+  @usableFromInline
+  var left = Ring<Left>()
+  @usableFromInline
+  var right = Ring<Right>()
+  @usableFromInline
+  var leftCompleted = false
+  @usableFromInline
+  var rightCompleted = false
+  @usableFromInline
+  var leftSubscription: (any Disposable)?
+  @usableFromInline
+  var rightSubscription: (any Disposable)?
 
-  init(_ observer: @escaping Observer<Output, Failure>) {
+  @inlinable
+  init(_ observer: Observer<Output, Failure>) {
     outbox = Outbox(observer)
   }
 
+  @usableFromInline
   var isFinished: Bool { outbox.isClosed }
 
+  @inlinable
   mutating func receivedLeft(_ value: Left) -> Teardown<Output, Failure> {
     guard !isFinished else { return Teardown() }
     guard let partner = right.popFirst() else {
@@ -26,6 +38,7 @@ struct ZipStateMachine<Left: Sendable, Right: Sendable, Failure: Error>: Operato
     return completeIfExhausted()
   }
 
+  @inlinable
   mutating func receivedRight(_ value: Right) -> Teardown<Output, Failure> {
     guard !isFinished else { return Teardown() }
     guard let partner = left.popFirst() else {
@@ -36,18 +49,21 @@ struct ZipStateMachine<Left: Sendable, Right: Sendable, Failure: Error>: Operato
     return completeIfExhausted()
   }
 
+  @inlinable
   mutating func leftCompletedUpstream() -> Teardown<Output, Failure> {
     leftCompleted = true
     leftSubscription = nil
     return completeIfExhausted()
   }
 
+  @inlinable
   mutating func rightCompletedUpstream() -> Teardown<Output, Failure> {
     rightCompleted = true
     rightSubscription = nil
     return completeIfExhausted()
   }
 
+  @inlinable
   mutating func attachedLeft(_ disposable: any Disposable) -> Teardown<Output, Failure> {
     guard isFinished || leftCompleted else {
       leftSubscription = disposable
@@ -58,6 +74,7 @@ struct ZipStateMachine<Left: Sendable, Right: Sendable, Failure: Error>: Operato
     return teardown
   }
 
+  @inlinable
   mutating func attachedRight(_ disposable: any Disposable) -> Teardown<Output, Failure> {
     guard isFinished || rightCompleted else {
       rightSubscription = disposable
@@ -69,24 +86,28 @@ struct ZipStateMachine<Left: Sendable, Right: Sendable, Failure: Error>: Operato
   }
 
   /// RAC's rule: complete once a side has completed and has nothing left waiting for a partner.
-  private mutating func completeIfExhausted() -> Teardown<Output, Failure> {
+  @inlinable
+  mutating func completeIfExhausted() -> Teardown<Output, Failure> {
     guard (leftCompleted && left.isEmpty) || (rightCompleted && right.isEmpty) else { return Teardown() }
     return finish(.completed)
   }
 
+  @inlinable
   mutating func finish(_ event: Event<Output, Failure>) -> Teardown<Output, Failure> {
     guard !isFinished else { return Teardown() }
     outbox.send(event)
     return releaseUpstreams()
   }
 
+  @inlinable
   mutating func stop() -> Teardown<Output, Failure> {
     var teardown = releaseUpstreams()
     teardown.observer = outbox.close()
     return teardown
   }
 
-  private mutating func releaseUpstreams() -> Teardown<Output, Failure> {
+  @inlinable
+  mutating func releaseUpstreams() -> Teardown<Output, Failure> {
     var teardown = Teardown<Output, Failure>()
     teardown.dispose(leftSubscription)
     teardown.dispose(rightSubscription)

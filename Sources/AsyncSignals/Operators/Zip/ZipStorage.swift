@@ -1,14 +1,18 @@
 /// Owns `zip`'s lock and performs every effect with the lock released.
+@usableFromInline
 final class ZipStorage<Left: Sendable, Right: Sendable, Failure: Error>: Disposable {
-  private let state: LockedState<ZipStateMachine<Left, Right, Failure>>  // guards all mutable state of the operator
+  @usableFromInline
+  let state: LockedState<ZipStateMachine<Left, Right, Failure>>  // guards all mutable state of the operator
 
-  private init(_ observer: @escaping Observer<(Left, Right), Failure>) {
+  @inlinable
+  init(_ observer: Observer<(Left, Right), Failure>) {
     state = LockedState(ZipStateMachine(observer))
   }
 
+  @inlinable
   static func attach(
     _ left: Signal<Left, Failure>, _ right: Signal<Right, Failure>,
-    _ observer: @escaping Observer<(Left, Right), Failure>
+    _ observer: Observer<(Left, Right), Failure>
   ) -> any Disposable {
     let storage = ZipStorage(observer)
     let leftSubscription = left.attach { event in
@@ -30,8 +34,10 @@ final class ZipStorage<Left: Sendable, Right: Sendable, Failure: Error>: Disposa
     return storage
   }
 
+  @usableFromInline
   var isDisposed: Bool { state.isClosed }
 
+  @inlinable
   func dispose() {
     state.handle { $0.stop() }
   }
