@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Builds the documentation site with the toolchain's own docc: symbol graphs for each library module, one
+# `docc convert` per catalog (warnings are errors; every public symbol must be documented), then one merged
+# static site. Output: .build-docs/site (git-ignored).
+#
+# Usage: Scripts/build-docs.sh            build the site
+#        Scripts/build-docs.sh --preview  build, then serve it on http://localhost:8000 (needs python3)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scratch=.build-docs
+site="$scratch/site"
+rm -rf "$scratch/graphs" "$scratch/archives" "$site"
+mkdir -p "$scratch/graphs" "$scratch/archives"
+
+echo "== symbol graphs"
+# Emitted while compiling the library targets (SwiftPM's dump-symbol-graph also tries the test modules).
+mkdir -p "$scratch/symbolgraph"
+for target in AsyncSignals $( [ -d Sources/Interop ] && echo AsyncSignalsInterop ); do
+  swift build --scratch-path "$scratch" --target "$target" \
+    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$scratch/symbolgraph" \
+    -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
+done
+graphs="$scratch/symbolgraph"
+
+# catalog:module pairs. The module's own symbol graph and its extension graphs (Module@Other) go together.
+catalogs=("Docs.docc:AsyncSignals")
+if [ -d Interop.docc ]; then catalogs+=("Interop.docc:AsyncSignalsInterop"); fi
+
+archives=()
+for entry in "${catalogs[@]}"; do
+  catalog=${entry%%:*}
+  module=${entry##*:}
+  echo "== docc convert $module ($catalog)"
+  mkdir -p "$scratch/graphs/$module"
+  cp "$graphs/$module.symbols.json" "$scratch/graphs/$module/"
+  find "$graphs" -name "$module@*.symbols.json" -exec cp {} "$scratch/graphs/$module/" \;
+  archive="$scratch/archives/$module.doccarchive"
+  docc convert "$catalog" \
+    --additional-symbol-graph-dir "$scratch/graphs/$module" \
+    --output-dir "$archive" \
+    --fallback-display-name "$module" \
+    --fallback-bundle-identifier "org.asyncsignals.$module" \
+    --warnings-as-errors \
+    --experimental-documentation-coverage \
+    --coverage-summary-level brief
+  swift Scripts/check-doc-coverage.swift "$scratch/graphs/$module/$module.symbols.json" \
+    "$archive/documentation-coverage.json"
+  archives+=("$archive")
+done
+
+echo "== site"
+if [ "${#archives[@]}" -gt 1 ]; then
+  docc merge "${archives[@]}" --output-path "$scratch/merged.doccarchive" \
+    --synthesized-landing-page-name AsyncSignals --synthesized-landing-page-kind Package
+  docc process-archive transform-for-static-hosting "$scratch/merged.doccarchive" --output-path "$site"
+else
+  docc process-archive transform-for-static-hosting "${archives[0]}" --output-path "$site"
+fi
+echo "Documentation site: $site (open $site/documentation/asyncsignals/index.html through a web server)"
+
+if [ "${1:-}" = "--preview" ]; then
+  echo "Serving on http://localhost:8000/documentation/asyncsignals"
+  cd "$site" && exec python3 -m http.server 8000
+fi
