@@ -24,7 +24,8 @@ struct TimerScheduler: Sendable {
   func resolve() -> any Scheduler {
     if let given { return given }
     if let current = CurrentScheduler.scheduler { return current }
-    return fallback!.withLock { scheduler in
+    guard let fallback else { preconditionFailure("TimerScheduler: made without a scheduler and without a fallback") }
+    return fallback.withLock { scheduler in
       if let scheduler { return scheduler }
       let made = QueueScheduler(name: name)
       scheduler = made

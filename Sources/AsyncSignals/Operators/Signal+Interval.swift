@@ -30,9 +30,8 @@ extension Signal where Value == Date, Failure == Never {
     return AnonymousSignal { observer in
       let sink = Sink(observer)
       let start = scheduler.now.addingTimeInterval(interval.timeInterval)
-      if let timer = scheduler.schedule(after: start, repeatingEvery: interval, leeway: leeway, {
-        sink.sendNext(scheduler.now)
-      }) {
+      let tick: @Sendable () -> Void = { sink.sendNext(scheduler.now) }
+      if let timer = scheduler.schedule(after: start, repeatingEvery: interval, leeway: leeway, tick) {
         sink.addChild(timer)
       }
       return sink

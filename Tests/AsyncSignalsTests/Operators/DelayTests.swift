@@ -66,7 +66,8 @@ struct DelayTests {
     #expect(recorder.events == [.next(1), .completed])
   }
 
-  @Test("disposing cancels the delayed events and disposes the source (RAC: should cancel delayed events when disposed)")
+  @Test(
+    "disposing cancels the delayed events and disposes the source (RAC: should cancel delayed events when disposed)")
   func disposal() {
     let scheduler = TestScheduler()
     let subject = Subject<Int, Never>()

@@ -134,8 +134,14 @@ struct ThrottleTests {
     let (completed, disposable): (any Disposable, any Disposable) = {
       let tracked = tracker.make()
       return (
-        completing.throttle(.seconds(1), on: scheduler) { _ in _ = tracked; return true }.subscribeNext { _ in },
-        disposed.throttle(.seconds(1), on: scheduler) { _ in _ = tracked; return true }.subscribeNext { _ in }
+        completing.throttle(.seconds(1), on: scheduler) { _ in
+          _ = tracked
+          return true
+        }.subscribeNext { _ in },
+        disposed.throttle(.seconds(1), on: scheduler) { _ in
+          _ = tracked
+          return true
+        }.subscribeNext { _ in }
       )
     }()
     completing.sendNext(1)
@@ -168,7 +174,7 @@ struct ThrottleTests {
 
   // MARK: throttle(_:on:valuesPassing:)
 
-  @Test("values that fail the predicate go through at once and drop the pending value (RAC: should drop buffered values when an immediate value arrives)")
+  @Test("unthrottled values pass at once and drop the pending one (RAC: drop buffered values on an immediate value)")
   func predicateImmediate() {
     let scheduler = TestScheduler()
     let source = scheduler.marbles("a-B-c---|")
@@ -176,7 +182,7 @@ struct ThrottleTests {
     #expect(output == "--B----c|")
   }
 
-  @Test("values that pass the predicate are throttled, the latest winning (RAC: should drop buffered values when a throttled value arrives)")
+  @Test("throttled values: the latest wins (RAC: should drop buffered values when a throttled value arrives)")
   func predicateThrottled() {
     let scheduler = TestScheduler()
     let source = scheduler.marbles("abc----|")
