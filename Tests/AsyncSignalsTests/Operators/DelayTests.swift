@@ -124,6 +124,45 @@ struct DelayTests {
     #expect(scheduler.scheduledCount == 0)
   }
 
+  @Test("on a real queue, fed from another thread: every value, in order, then completion")
+  func realQueue() async {
+    let worker = QueueScheduler(name: "delay")
+    let subject = Subject<Int, Never>()
+    let received = await withCheckedContinuation { continuation in
+      let values = Locked<[Int]>([])
+      subject.delay(.microseconds(10), on: worker).subscribeNext(
+        { values.append($0) }, completed: { continuation.resume(returning: values.value) })
+      DispatchQueue.global().async { @Sendable in
+        for value in 0..<1_000 { subject.sendNext(value) }
+        subject.sendCompleted()
+      }
+    }
+    #expect(received == Array(0..<1_000))
+  }
+
+  @Test("a failure racing with delayed values on a real queue: it comes last and nothing follows it (guarantee 2)")
+  func realQueueFailure() async {
+    let worker = QueueScheduler(name: "delay failure")
+    let subject = Subject<Int, TestError>()
+    let events = Locked<[Event<Int, TestError>]>([])
+    await withCheckedContinuation { continuation in
+      subject.delay(.zero, on: worker).subscribeNext(
+        { events.append(.next($0)) },
+        error: {
+          events.append(.error($0))
+          continuation.resume()
+        }, completed: {})
+      DispatchQueue.global().async { @Sendable in
+        for value in 0..<1_000 { subject.sendNext(value) }
+        subject.sendError(TestError(code: 9))
+      }
+    }
+    await withCheckedContinuation { continuation in worker.schedule { continuation.resume() } }
+    let recorded = events.value
+    #expect(recorded.last == .error(TestError(code: 9)))
+    #expect(recorded.dropLast().compactMap(\.value) == Array(0..<(recorded.count - 1)))
+  }
+
   // MARK: The engine's ordering rule (shared with deliver(on:) and deliverOnMainThread)
 
   @Test("events keep their order even if their blocks run out of order: a block delivers everything due before it")

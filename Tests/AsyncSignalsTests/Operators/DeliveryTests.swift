@@ -131,6 +131,27 @@ struct DeliveryTests {
     #expect(scheduler.scheduledCount == 0)
   }
 
+  @Test("on a real queue, fed from another thread: every event in order, each on the queue")
+  func deliverOnRealQueue() async {
+    let worker = QueueScheduler(name: "deliver(on:)")
+    let subject = Subject<Int, Never>()
+    let onWorker = Locked(true)
+    let received = await withCheckedContinuation { continuation in
+      let values = Locked<[Int]>([])
+      subject.deliver(on: worker).subscribeNext(
+        { value in
+          if Schedulers.current !== worker { onWorker.value = false }
+          values.append(value)
+        }, completed: { continuation.resume(returning: values.value) })
+      DispatchQueue.global().async { @Sendable in
+        for value in 0..<10_000 { subject.sendNext(value) }
+        subject.sendCompleted()
+      }
+    }
+    #expect(received == Array(0..<10_000))
+    #expect(onWorker.value)
+  }
+
   // MARK: deliverOnMainThread() and deliver(on: .main)
 
   @Test("on the main queue with nothing queued, events are forwarded synchronously (RAC)")

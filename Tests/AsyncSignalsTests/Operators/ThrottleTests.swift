@@ -172,6 +172,23 @@ struct ThrottleTests {
     #expect(scheduler.scheduledCount == 0)
   }
 
+  @Test("timers racing with values on a real queue: values in order, none twice, and the last one always sent")
+  func realQueueRace() async {
+    let worker = QueueScheduler(name: "throttle race")
+    let subject = Subject<Int, Never>()
+    let received = await withCheckedContinuation { continuation in
+      let values = Locked<[Int]>([])
+      subject.throttle(.zero, on: worker).subscribeNext(
+        { values.append($0) }, completed: { continuation.resume(returning: values.value) })
+      DispatchQueue.global().async { @Sendable in
+        for value in 0..<10_000 { subject.sendNext(value) }
+        subject.sendCompleted()
+      }
+    }
+    #expect(received.last == 9_999)
+    #expect(zip(received, received.dropFirst()).allSatisfy { $0 < $1 })
+  }
+
   // MARK: throttle(_:on:valuesPassing:)
 
   @Test("unthrottled values pass at once and drop the pending one (RAC: drop buffered values on an immediate value)")
