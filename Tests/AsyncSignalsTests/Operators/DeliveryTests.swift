@@ -222,6 +222,22 @@ struct DeliveryTests {
     #expect(recorder.values == [1])
   }
 
+  @Test("deliverOnMainThread() releases its closures once disposed, queued deliveries included (guarantee 8)")
+  func mainThreadReleasesClosures() async {
+    let tracker = LifetimeTracker()
+    let subject = Subject<Int, Never>()
+    let disposable: any Disposable = {
+      let tracked = tracker.make()
+      return subject.deliverOnMainThread().subscribeNext { _ in _ = tracked }
+    }()
+    subject.sendNext(1)  // synchronous
+    DispatchQueue.global().sync { subject.sendNext(2) }  // queued
+    disposable.dispose()
+    await mainQueueTurn()
+    #expect(tracker.liveCount == 0)
+    #expect(subject.subscriberCount == 0)
+  }
+
   // MARK: subscribe(on:)
 
   @Test("performs the subscription, and so the source's side effects, on the scheduler (RAC)")

@@ -86,6 +86,20 @@ struct ThrottleTests {
     #expect(scheduler.diagram(of: source.throttle(.seconds(2))) == "---b----c--d|")
   }
 
+  @Test("without a scheduler, values arriving on the main queue are timed and sent on the main queue (RAC)")
+  func mainQueueIsCurrent() async {
+    let subject = Subject<Int, Never>()
+    let (value, onMain) = await withCheckedContinuation { continuation in
+      subject.throttle(.zero).subscribeNext { value in
+        continuation.resume(returning: (value, CurrentScheduler.isOnMainQueue))
+      }
+      subject.sendNext(1)
+      subject.sendNext(2)
+    }
+    #expect(value == 2)
+    #expect(onMain)
+  }
+
   @Test("without a scheduler and with none current, a private background scheduler times the values (RAC)")
   func privateBackgroundScheduler() async {
     let subject = Subject<Int, Never>()
