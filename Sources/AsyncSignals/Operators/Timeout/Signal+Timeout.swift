@@ -19,7 +19,7 @@ extension Signal {
   /// - Returns: A signal with the same events, or that fails with `error()` when the time is up.
   /// - Note: ReactiveCocoa 2.5 `-timeout:onScheduler:`, which always failed with `RACSignalErrorTimedOut`.
   ///   With typed failures the caller says which `Failure` means "timed out"; signals that cannot fail, or
-  ///   that fail with `any Error`, have ``timeout(_:on:)``, which fails with ``TimeoutError``.
+  ///   that fail with `any Error`, have `timeout(_:on:)`, which fails with ``TimeoutError``.
   public func timeout(
     _ interval: Duration, on scheduler: any Scheduler, raising error: @autoclosure @escaping @Sendable () -> Failure
   ) -> Signal<Value, Failure> {

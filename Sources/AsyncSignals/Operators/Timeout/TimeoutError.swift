@@ -1,4 +1,4 @@
-/// The failure of a signal that did not terminate in time: what ``Signal/timeout(_:on:)`` fails with.
+/// The failure of a signal that did not terminate in time: what `timeout(_:on:)` fails with.
 ///
 /// ```swift
 /// request.timeout(.seconds(30), on: .main).subscribeError { (error: TimeoutError) in print(error) }
