@@ -1,0 +1,48 @@
+/// Owns `buffer(time:on:)`'s lock and performs every effect with the lock released: scheduling and cancelling
+/// the timer, delivery and disposal.
+final class BufferStorage<Value: Sendable, Failure: Error>: Disposable {
+  private let state: LockedState<BufferStateMachine<Value, Failure>>  // guards all mutable state of the operator
+  private let interval: Duration
+  private let scheduler: any Scheduler
+
+  private init(interval: Duration, scheduler: any Scheduler, observer: Observer<[Value], Failure>) {
+    self.state = LockedState(BufferStateMachine(observer))
+    self.interval = interval
+    self.scheduler = scheduler
+  }
+
+  static func attach(
+    _ source: Signal<Value, Failure>, interval: Duration, scheduler: any Scheduler,
+    observer: Observer<[Value], Failure>
+  ) -> any Disposable {
+    let storage = BufferStorage(interval: interval, scheduler: scheduler, observer: observer)
+    let subscription = source.attach { event in storage.receivedFromSource(event) }
+    storage.state.handle { $0.attachedSource(subscription) }
+    return storage
+  }
+
+  var isDisposed: Bool { state.isClosed }
+
+  func dispose() {
+    state.handle { $0.stop() }
+  }
+
+  private func receivedFromSource(_ event: Event<Value, Failure>) -> Flow {
+    switch event {
+    case .next(let value):
+      var generation: UInt64?
+      let flow = state.update { generation = $0.receivedValue(value) }
+      guard let generation else { return flow }
+      let timer = scheduler.schedule(afterDelay: interval) { self.timerFired(generation: generation) }
+      return state.handle { $0.startedTimer(timer, generation: generation) }
+    case .error(let error):
+      return state.handle { $0.sourceFailed(error) }
+    case .completed:
+      return state.handle { $0.sourceCompleted() }
+    }
+  }
+
+  private func timerFired(generation: UInt64) {
+    state.update { $0.timerFired(generation: generation) }
+  }
+}

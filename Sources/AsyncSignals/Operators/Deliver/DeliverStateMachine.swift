@@ -1,0 +1,118 @@
+/// What `deliver(on:)`, `deliverOnMainThread()` and `delay` must do for each input. Pure: no locks, no callouts.
+///
+/// Each event from the source is queued with a sequence number and delivered by a block scheduled for it.
+/// Events keep their order whatever order the blocks run in: the block of event `n` delivers every event
+/// still queued up to `n` (each was due no later than `n`), and the blocks of the events it delivered early
+/// are cancelled. On one serial scheduler the blocks run in order anyway, so each delivers its own event.
+struct DeliverStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendable {
+  struct Queued: Sendable {
+    let sequence: UInt64
+    let event: Event<Value, Failure>
+  }
+
+  var outbox: Outbox<Value, Failure>
+  private var source: (any Disposable)?
+  private var sourceEnded = false
+  /// Events waiting for their scheduled block, in sequence order.
+  private var queued = Ring<Queued>()
+  private var nextSequence: UInt64 = 0
+  /// The scheduled blocks that have not run, by the sequence number of their event.
+  private var scheduled: [UInt64: any Disposable] = [:]
+
+  init(_ observer: Observer<Value, Failure>) {
+    outbox = Outbox(observer)
+  }
+
+  /// Queues an event to be delivered by a scheduled block.
+  ///
+  /// - Returns: The sequence number the block must carry, or `nil` if the operator has finished.
+  mutating func enqueue(_ event: Event<Value, Failure>) -> UInt64? {
+    guard !outbox.isClosed, !sourceEnded else { return nil }
+    if event.isTerminating {
+      sourceEnded = true
+      source = nil
+    }
+    let sequence = nextSequence
+    nextSequence += 1
+    queued.append(Queued(sequence: sequence, event: event))
+    return sequence
+  }
+
+  /// `deliverOnMainThread`'s fast path, for an event arriving on the main queue: delivers it now if nothing
+  /// is waiting before it.
+  ///
+  /// - Returns: Whether the event was handled (delivered now, or dropped because the operator has finished).
+  mutating func deliverIfIdle(_ event: Event<Value, Failure>) -> Bool {
+    guard !outbox.isClosed, !sourceEnded else { return true }
+    guard queued.isEmpty else { return false }
+    if event.isTerminating {
+      sourceEnded = true
+      source = nil
+    }
+    outbox.send(event)
+    return true
+  }
+
+  /// The block for event `sequence` has been scheduled: keep its disposable to cancel it, unless it has run.
+  mutating func scheduled(_ disposable: (any Disposable)?, for sequence: UInt64) -> Teardown<Value, Failure> {
+    guard let disposable else { return Teardown() }
+    guard !outbox.isClosed, let first = queued.first, first.sequence <= sequence else {
+      // Already delivered (its block ran before `schedule` returned, or an later block delivered it), or the
+      // operator has finished: nothing is left for the block to do.
+      var teardown = Teardown<Value, Failure>()
+      teardown.dispose(disposable)
+      return teardown
+    }
+    scheduled[sequence] = disposable
+    return Teardown()
+  }
+
+  /// The block for event `sequence` runs: deliver everything queued up to it.
+  mutating func fired(_ sequence: UInt64) -> Teardown<Value, Failure> {
+    var teardown = Teardown<Value, Failure>()
+    scheduled[sequence] = nil
+    while let first = queued.first, first.sequence <= sequence {
+      _ = queued.popFirst()
+      if first.sequence != sequence { teardown.dispose(scheduled.removeValue(forKey: first.sequence)) }
+      outbox.send(first.event)
+    }
+    return teardown
+  }
+
+  /// `delay`'s failure, which is not delayed: sent at once; the events still waiting are dropped.
+  mutating func failedNow(_ error: Failure) -> Teardown<Value, Failure> {
+    guard !outbox.isClosed, !sourceEnded else { return Teardown() }
+    sourceEnded = true
+    source = nil
+    let teardown = cancelQueued()
+    outbox.send(.error(error))
+    return teardown
+  }
+
+  mutating func attachedSource(_ disposable: any Disposable) -> Teardown<Value, Failure> {
+    guard outbox.isClosed || sourceEnded else {
+      source = disposable
+      return Teardown()
+    }
+    var teardown = Teardown<Value, Failure>()
+    teardown.dispose(disposable)
+    return teardown
+  }
+
+  mutating func stop() -> Teardown<Value, Failure> {
+    var teardown = cancelQueued()
+    teardown.dispose(source)
+    source = nil
+    sourceEnded = true
+    teardown.observer = outbox.close()
+    return teardown
+  }
+
+  private mutating func cancelQueued() -> Teardown<Value, Failure> {
+    var teardown = Teardown<Value, Failure>()
+    queued.removeAll()
+    for disposable in scheduled.values { teardown.dispose(disposable) }
+    scheduled.removeAll()
+    return teardown
+  }
+}

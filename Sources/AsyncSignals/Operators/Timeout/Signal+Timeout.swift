@@ -1,0 +1,94 @@
+extension Signal {
+  /// Fails with `error()` unless the signal terminates within `interval` of the subscription.
+  ///
+  /// Until then every event passes through. The timer starts when the result is subscribed to, before the
+  /// source is; if the source completes or fails first, the timer is cancelled. When the time is up, the
+  /// source is disposed and the result fails on `scheduler`. Disposing the result disposes the source and
+  /// cancels the timer.
+  ///
+  /// ```swift
+  /// enum FetchError: Error { case offline, timedOut }
+  /// let page = fetch(url).timeout(.seconds(30), on: .main, raising: .timedOut)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - interval: How long the source has to terminate; must not be negative.
+  ///   - scheduler: The scheduler that times the subscription and sends the failure; not the immediate
+  ///     scheduler, which cannot wait without blocking.
+  ///   - error: The failure to send when the time is up; evaluated then, at most once per subscription.
+  /// - Returns: A signal with the same events, or that fails with `error()` when the time is up.
+  /// - Note: ReactiveCocoa 2.5 `-timeout:onScheduler:`, which always failed with `RACSignalErrorTimedOut`.
+  ///   With typed failures the caller says which `Failure` means "timed out"; signals that cannot fail, or
+  ///   that fail with `any Error`, have `timeout(_:on:)`, which fails with ``TimeoutError``.
+  public func timeout(
+    _ interval: Duration, on scheduler: any Scheduler, raising error: @autoclosure @escaping @Sendable () -> Failure
+  ) -> Signal<Value, Failure> {
+    timeout(interval, on: scheduler, operator: "timeout(_:on:raising:)", error)
+  }
+
+  fileprivate func timeout(
+    _ interval: Duration, on scheduler: any Scheduler, operator name: String,
+    _ makeError: @escaping @Sendable () -> Failure
+  ) -> Signal<Value, Failure> {
+    precondition(interval >= .zero, "\(name): interval must not be negative")
+    precondition(scheduler !== ImmediateScheduler.shared, "\(name): scheduler must not be the immediate scheduler")
+    return AnonymousSignal { observer in
+      TimeoutStorage.attach(self, interval: interval, scheduler: scheduler, makeError: makeError, observer: observer)
+    }
+  }
+}
+
+extension Signal where Failure == Never {
+  /// Fails with ``TimeoutError`` unless the signal terminates within `interval` of the subscription.
+  ///
+  /// Until then every event passes through. The timer starts when the result is subscribed to, before the
+  /// source is; if the source completes first, the timer is cancelled. When the time is up, the source is
+  /// disposed and the result fails on `scheduler`. Disposing the result disposes the source and cancels the
+  /// timer.
+  ///
+  /// ```swift
+  /// let fix = locationFixes.timeout(.seconds(5), on: .main)  // Signal<Location, TimeoutError>
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - interval: How long the source has to terminate; must not be negative.
+  ///   - scheduler: The scheduler that times the subscription and sends the failure; not the immediate
+  ///     scheduler.
+  /// - Returns: A signal with the same events, or that fails with ``TimeoutError`` when the time is up.
+  /// - Note: ReactiveCocoa 2.5 `-timeout:onScheduler:` (`RACSignalErrorTimedOut`). A signal that cannot fail
+  ///   gains the one failure it can now have.
+  public func timeout(_ interval: Duration, on scheduler: any Scheduler) -> Signal<Value, TimeoutError> {
+    let promoted = AnonymousSignal<Value, TimeoutError> { observer in
+      self.attach { event in
+        switch event {
+        case .next(let value): observer(.next(value))
+        case .completed: observer(.completed)
+        }
+      }
+    }
+    return promoted.timeout(interval, on: scheduler, operator: "timeout(_:on:)") { TimeoutError() }
+  }
+}
+
+extension Signal where Failure == any Error {
+  /// Fails with ``TimeoutError`` unless the signal terminates within `interval` of the subscription.
+  ///
+  /// Until then every event passes through. The timer starts when the result is subscribed to, before the
+  /// source is; if the source completes or fails first, the timer is cancelled. When the time is up, the
+  /// source is disposed and the result fails on `scheduler`. Disposing the result disposes the source and
+  /// cancels the timer.
+  ///
+  /// ```swift
+  /// let page: Signal<Data, any Error> = fetch(url).timeout(.seconds(30), on: .main)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - interval: How long the source has to terminate; must not be negative.
+  ///   - scheduler: The scheduler that times the subscription and sends the failure; not the immediate
+  ///     scheduler.
+  /// - Returns: A signal with the same events, or that fails with ``TimeoutError`` when the time is up.
+  /// - Note: ReactiveCocoa 2.5 `-timeout:onScheduler:`, closest to RAC's untyped `NSError` failures.
+  public func timeout(_ interval: Duration, on scheduler: any Scheduler) -> Signal<Value, any Error> {
+    timeout(interval, on: scheduler, operator: "timeout(_:on:)") { TimeoutError() }
+  }
+}

@@ -1,0 +1,14 @@
+/// The failure of a signal that did not terminate in time: what `timeout(_:on:)` fails with.
+///
+/// ```swift
+/// request.timeout(.seconds(30), on: .main).subscribeError { (error: TimeoutError) in print(error) }
+/// ```
+///
+/// - Note: ReactiveCocoa 2.5 `RACSignalErrorTimedOut` in `RACSignalErrorDomain`.
+public struct TimeoutError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// Creates the timeout failure.
+  public init() {}
+
+  /// "The signal did not terminate in time."
+  public var description: String { "The signal did not terminate in time." }
+}
