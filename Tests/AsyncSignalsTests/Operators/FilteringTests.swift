@@ -82,10 +82,11 @@ struct FilteringTests {
   func takeReentrant() {
     let source = LoopbackSource<Int, Never>()
     let log = Locked<[String]>([])
-    source.signal.take(3).subscribeNext({ value in
-      log.append("\(value)")
-      source.sendNext(value + 1)
-    }, completed: { log.append("completed") })
+    source.signal.take(3).subscribeNext(
+      { value in
+        log.append("\(value)")
+        source.sendNext(value + 1)
+      }, completed: { log.append("completed") })
     source.sendNext(0)
     #expect(log.value == ["0", "1", "2", "completed"])
   }
@@ -94,11 +95,13 @@ struct FilteringTests {
   func takeReentrantAfterCompletion() {
     let source = LoopbackSource<Int, TestError>()
     let log = Locked<[String]>([])
-    source.signal.take(1).subscribeNext({ log.append("\($0)") }, error: { _ in log.append("error") }, completed: {
-      log.append("completed")
-      source.sendNext(9)
-      source.sendError(TestError())
-    })
+    source.signal.take(1).subscribeNext(
+      { log.append("\($0)") }, error: { _ in log.append("error") },
+      completed: {
+        log.append("completed")
+        source.sendNext(9)
+        source.sendError(TestError())
+      })
     source.sendNext(0)
     #expect(log.value == ["0", "completed"])
   }
@@ -180,10 +183,12 @@ struct FilteringTests {
   func takeUntilReentrant() {
     let source = LoopbackSource<Int, Never>()
     let log = Locked<[String]>([])
-    source.signal.take(until: { $0 == 3 }).subscribeNext({ log.append("\($0)") }, completed: {
-      log.append("completed")
-      source.sendNext(1)
-    })
+    source.signal.take(until: { $0 == 3 }).subscribeNext(
+      { log.append("\($0)") },
+      completed: {
+        log.append("completed")
+        source.sendNext(1)
+      })
     source.sendNext(1)
     source.sendNext(3)
     #expect(log.value == ["1", "completed"])
@@ -237,7 +242,8 @@ struct FilteringTests {
   @Test("-distinctUntilChanged drops values equal to the previous one; the first always passes")
   func distinctUntilChanged() {
     let source = SyncSource<Int, TestError>([20, 20, 21, 20, 20])
-    #expect(EventRecorder(source.signal.distinctUntilChanged()).events == [.next(20), .next(21), .next(20), .completed])
+    #expect(
+      EventRecorder(source.signal.distinctUntilChanged()).events == [.next(20), .next(21), .next(20), .completed])
   }
 
   @Test("-distinctUntilChanged lets a first nil through and compares optionals")

@@ -186,14 +186,18 @@ struct RepeatTests {
 
   // MARK: Lifetimes
 
-  @Test("repeat and retry release their closures when the result ends or is disposed, even if the disposable is kept (guarantee 8)")
+  @Test("repeat and retry release their closures when the result ends or is disposed (guarantee 8)")
   func closuresReleased() {
     let tracker = LifetimeTracker()
     let subject = Subject<Int, TestError>()
     let (ended, disposed): (EventRecorder<Int, TestError>, EventRecorder<Int, TestError>) = {
       let tracked = tracker.make()
-      let ended = EventRecorder(SyncSource<Int, TestError>([1]).signal.repeat().map { _ in _ = tracked; return 1 }.take(3)
-        .doNext { _ in _ = tracked })
+      let ended = EventRecorder(
+        SyncSource<Int, TestError>([1]).signal.repeat().map { _ in
+          _ = tracked
+          return 1
+        }.take(3)
+          .doNext { _ in _ = tracked })
       let disposed = EventRecorder(subject.retry().doNext { _ in _ = tracked })
       return (ended, disposed)
     }()

@@ -38,7 +38,8 @@ struct TransformingTests {
   @Test("-mapReplace: replaces every value and passes terminal events through")
   func replace() {
     let source = SyncSource<Int, TestError>([1, 2], then: .error(TestError(code: 1)))
-    #expect(EventRecorder(source.signal.replace(with: "x")).events == [.next("x"), .next("x"), .error(TestError(code: 1))])
+    #expect(
+      EventRecorder(source.signal.replace(with: "x")).events == [.next("x"), .next("x"), .error(TestError(code: 1))])
     let subject = Subject<Int, Never>()
     let recorder = EventRecorder(subject.replace(with: 0))
     recorder.dispose()
