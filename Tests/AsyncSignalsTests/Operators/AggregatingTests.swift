@@ -201,4 +201,36 @@ struct AggregatingTests {
     for recorder in recorders { recorder.dispose() }
     #expect(subject.subscriberCount == 0)
   }
+
+  @Test("aggregating closures are released when the subscription ends or is disposed (guarantee 8)")
+  func closuresReleased() {
+    let tracker = LifetimeTracker()
+    let subject = Subject<Int, Never>()
+    let (ended, disposed): (EventRecorder<Bool, Never>, EventRecorder<Int, Never>) = {
+      let tracked = tracker.make()
+      let ended = EventRecorder(
+        subject.any(where: { _ in
+          _ = tracked
+          return true
+        }))
+      let disposed = EventRecorder(
+        subject.aggregate(startFactory: {
+          _ = tracked
+          return 0
+        }) {
+          _ = tracked
+          return $0 + $1
+        }
+        .all(where: { _ in
+          _ = tracked
+          return true
+        }).map { _ in 0 })
+      return (ended, disposed)
+    }()
+    subject.sendNext(1)
+    #expect(ended.isCompleted)
+    #expect(tracker.liveCount == 1)
+    disposed.dispose()
+    #expect(tracker.liveCount == 0)
+  }
 }

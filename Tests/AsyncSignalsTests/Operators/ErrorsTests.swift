@@ -234,4 +234,26 @@ struct ErrorsTests {
     recorder.dispose()
     #expect(subject.subscriberCount == 0)
   }
+
+  @Test("try, tryMap and mapError release their closures when the subscription ends (guarantee 8)")
+  func closuresReleased() {
+    let tracker = LifetimeTracker()
+    let subject = Subject<Int, TestError>()
+    let recorder: EventRecorder<Int, OtherError> = {
+      let tracked = tracker.make()
+      return EventRecorder(
+        subject.try { _ in _ = tracked }.tryMap {
+          _ = tracked
+          return $0
+        }
+        .mapError { _ in
+          _ = tracked
+          return OtherError(reason: "")
+        })
+    }()
+    #expect(tracker.liveCount == 1)
+    subject.sendCompleted()
+    #expect(recorder.isCompleted)
+    #expect(tracker.liveCount == 0)
+  }
 }

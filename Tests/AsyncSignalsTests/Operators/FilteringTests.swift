@@ -278,4 +278,40 @@ struct FilteringTests {
     #expect(EventRecorder(distinct).values == [2])
     #expect(EventRecorder(distinct).values == [2])
   }
+
+  @Test("filtering closures are released when the subscription ends or is disposed (guarantee 8)")
+  func closuresReleased() {
+    let tracker = LifetimeTracker()
+    let subject = Subject<Int, Never>()
+    let (ended, disposed): (EventRecorder<Int, Never>, EventRecorder<Int, Never>) = {
+      let tracked = tracker.make()
+      let ended = EventRecorder(
+        subject.take(until: { _ in
+          _ = tracked
+          return false
+        }).skip(while: { _ in
+          _ = tracked
+          return false
+        })
+        .take(1))
+      let disposed = EventRecorder(
+        subject.take(while: { _ in
+          _ = tracked
+          return true
+        }).skip(until: { _ in
+          _ = tracked
+          return true
+        })
+        .distinctUntilChanged(by: { _, _ in
+          _ = tracked
+          return false
+        }))
+      return (ended, disposed)
+    }()
+    subject.sendNext(1)
+    #expect(ended.isCompleted)
+    #expect(tracker.liveCount == 1)
+    disposed.dispose()
+    #expect(tracker.liveCount == 0)
+  }
 }

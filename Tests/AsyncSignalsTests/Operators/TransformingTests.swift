@@ -136,4 +136,32 @@ struct TransformingTests {
     recorder.dispose()
     #expect(subject.subscriberCount == 0)
   }
+
+  @Test("scan and combinePrevious release their closures when the subscription ends (guarantee 8)")
+  func closuresReleased() {
+    let tracker = LifetimeTracker()
+    let subject = Subject<Int, TestError>()
+    let recorder: EventRecorder<Int, TestError> = {
+      let tracked = tracker.make()
+      return EventRecorder(
+        subject.scan(0) {
+          _ = tracked
+          return $0 + $1
+        }.scan(
+          0,
+          withIndex: { _, value, _ in
+            _ = tracked
+            return value
+          }
+        )
+        .combinePrevious(0) {
+          _ = tracked
+          return $1
+        })
+    }()
+    #expect(tracker.liveCount == 1)
+    subject.sendError(TestError())
+    #expect(recorder.didFail)
+    #expect(tracker.liveCount == 0)
+  }
 }
