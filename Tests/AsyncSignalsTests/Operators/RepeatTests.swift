@@ -220,3 +220,81 @@ struct RepeatTests {
     #expect(kept.isDisposed)
   }
 }
+
+/// The pure decisions of `repeat` and `retry`, without signals.
+@Suite("ResubscriptionStateMachine")
+struct ResubscriptionStateMachineTests {
+  @Test("a subscription that ends while it is being made leaves the resubscription to the running loop")
+  func synchronousEndDefersToLoop() {
+    var machine = ResubscriptionStateMachine(policy: .repeatAfterCompletion)
+    let starts = machine.willAttach()
+    let endedDuringAttach = machine.sourceTerminated(failed: false).0
+    let afterFirstAttach = machine.didAttach(ActionDisposable())
+    let startsAgain = machine.willAttach()
+    let afterSecondAttach = machine.didAttach(ActionDisposable())
+    // Later, on its own: no loop is running, so the caller starts one.
+    let endedLater = machine.sourceTerminated(failed: false).0
+    #expect(starts && startsAgain)
+    #expect(endedDuringAttach == .none)
+    #expect(afterFirstAttach == .subscribeAgain)
+    #expect(afterSecondAttach == .keep)
+    #expect(endedLater == .subscribeAgain)
+  }
+
+  @Test("a failure ends repeat; completion ends retry; retries are counted")
+  func policies() {
+    var repeating = ResubscriptionStateMachine(policy: .repeatAfterCompletion)
+    let repeatFailed = repeating.sourceTerminated(failed: true).0
+    #expect(repeatFailed == .forward && repeating.isFinished)
+
+    var retrying = ResubscriptionStateMachine(policy: .retryAfterFailure(limit: 2))
+    let decisions = (0..<3).map { _ in retrying.sourceTerminated(failed: true).0 }
+    #expect(decisions == [.subscribeAgain, .subscribeAgain, .forward])
+
+    var completing = ResubscriptionStateMachine(policy: .retryAfterFailure(limit: nil))
+    let completed = completing.sourceTerminated(failed: false).0
+    #expect(completed == .forward)
+  }
+
+  @Test("finishing while a subscription is being made has the loop dispose it; nothing is decided afterwards")
+  func finishDuringAttach() {
+    var machine = ResubscriptionStateMachine(policy: .retryAfterFailure(limit: nil))
+    _ = machine.willAttach()
+    let live = machine.finish()
+    let afterAttach = machine.didAttach(ActionDisposable())
+    let startsAgain = machine.willAttach()
+    let laterEnd = machine.sourceTerminated(failed: true).0
+    #expect(live == nil)
+    #expect(afterAttach == .dispose)
+    #expect(!startsAgain)
+    #expect(laterEnd == .none)
+  }
+
+  @Test("finishing hands back the live subscription, once")
+  func finishReturnsLive() {
+    var machine = ResubscriptionStateMachine(policy: .repeatAfterCompletion)
+    let subscription = ActionDisposable()
+    _ = machine.willAttach()
+    let afterAttach = machine.didAttach(subscription)
+    let first = machine.finish()
+    let second = machine.finish()
+    #expect(afterAttach == .keep)
+    #expect(first === subscription)
+    #expect(second == nil)
+  }
+}
+
+@Suite("repeat across threads")
+struct RepeatAcrossThreadsTests {
+  @Test("-repeat of a source subscribed on the background scheduler resubscribes there, 10 000 times")
+  func repeatOnBackground() {
+    let subscriptions = Locked(0)
+    let source = Signal<Int, Never>.create { subscriber in
+      subscriber.sendNext(subscriptions.increment())
+      subscriber.sendCompleted()
+      return nil
+    }
+    #expect(source.repeat().take(10_000).toArray(timeout: .seconds(60)) == .success(Array(1...10_000)))
+    #expect(subscriptions.value == 10_000)
+  }
+}
