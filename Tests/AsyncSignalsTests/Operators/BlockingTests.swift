@@ -11,7 +11,11 @@ struct BlockingTests {
 
   // MARK: first
 
+  /// On the main actor, so that the source's body runs inside `first`: its cleanup has run by the time
+  /// `first` returns. (Elsewhere the body runs on a background thread and may still be sending when the
+  /// waiting thread wakes up.)
   @Test("-first returns the first value and disposes the subscription after it")
+  @MainActor
   func first() {
     let source = SyncSource<Int, TestError>([1, 2, 3])
     #expect(source.signal.first(timeout: patience) == .success(1))
@@ -86,7 +90,7 @@ struct BlockingTests {
     }
     #expect(source.toArray(timeout: patience) == .success(Array(0..<100)))
     let subject = Subject<Int, Never>()
-    #expect(subject.startWith(1).toArray(timeout: .milliseconds(20)) == .timedOut)
+    #expect(subject.toArray(timeout: .milliseconds(20)) == .timedOut)
     #expect(subject.subscriberCount == 0)
   }
 
