@@ -20,15 +20,30 @@
 ///
 /// - Note: ReactiveCocoa 2.5 `RACSignal` (and the `RACStream` operations it inherits).
 public class Signal<Value: Sendable, Failure: Error>: @unchecked Sendable, CustomStringConvertible {
-  // guarded by: immutability. The base class stores only `name`, a `let`; its subclasses are final and either
-  // store only `let`s or guard their state with `LockedState` (subjects).
+  // guarded by: immutability. The base class stores only `nameSource`, a `let`; its subclasses are final and
+  // either store only `let`s or guard their state with `LockedState` (subjects).
 
-  /// The signal's debugging name, empty unless one was given (see ``named(_:)``).
-  public let name: String
+  /// Where the debugging name comes from; resolved only when ``name`` is read.
+  @usableFromInline
+  let nameSource: SignalName
+
+  /// The signal's debugging name.
+  ///
+  /// The name given with ``named(_:)``; otherwise, when the `RAC_DEBUG_SIGNAL_NAMES` environment variable is
+  /// set, a name that the operator which made the signal derives from its upstream's, such as
+  /// `[clicks] take(3)`; otherwise empty. Derived names are built when they are read, never while events flow.
+  public var name: String {
+    nameSource.resolved
+  }
 
   @usableFromInline
   init(name: String) {
-    self.name = name
+    nameSource = name.isEmpty ? .none : .given(name)
+  }
+
+  @usableFromInline
+  init(nameSource: SignalName) {
+    self.nameSource = nameSource
   }
 
   /// Attaches `observer` and returns the subscription's disposable. Subclasses override it; every
@@ -58,7 +73,8 @@ public class Signal<Value: Sendable, Failure: Error>: @unchecked Sendable, Custo
   ///
   /// - Parameter name: The debugging name.
   /// - Note: ReactiveCocoa 2.5 `-setNameWithFormat:`, except that the name is always kept: a Swift string
-  ///   costs nothing until it is read.
+  ///   costs nothing until it is read. `RAC_DEBUG_SIGNAL_NAMES` governs only the names operators derive
+  ///   (see ``name``).
   public func named(_ name: String) -> Signal<Value, Failure> {
     AnonymousSignal(name: name) { observer in self.attach(observer) }
   }
@@ -75,6 +91,15 @@ final class AnonymousSignal<Value: Sendable, Failure: Error>: Signal<Value, Fail
   init(name: String = "", _ body: @escaping @Sendable (Observer<Value, Failure>) -> any Disposable) {
     self.body = body
     super.init(name: name)
+  }
+
+  /// A signal named by the operator that makes it: pass `upstream.derivedName(…)`.
+  @inlinable
+  init(
+    nameSource: SignalName, _ body: @escaping @Sendable (Observer<Value, Failure>) -> any Disposable
+  ) {
+    self.body = body
+    super.init(nameSource: nameSource)
   }
 
   @inlinable

@@ -1,3 +1,10 @@
+// Operators that transform values one at a time: map, replace, startWith, scan and combinePrevious.
+//
+// `map` and `replace` are plain forwarding. `scan` and `combinePrevious` keep their running value in an
+// `ObserverState` box, one per subscription, which needs no lock: the observer that owns it is called one
+// event at a time (see `Core/Observer.swift`). They update it before forwarding, so that a value the
+// downstream sends back into the source, and which arrives nested inside the forwarding call, sees it.
+
 extension Signal {
   /// Transforms each value with `transform`.
   ///
@@ -14,8 +21,152 @@ extension Signal {
   ///   signal per value; the behaviour is the same, the cost is not.
   @inlinable
   public func map<NewValue>(_ transform: @escaping @Sendable (Value) -> NewValue) -> Signal<NewValue, Failure> {
-    AnonymousSignal { observer in
+    AnonymousSignal(nameSource: derivedName("map")) { observer in
       self.attach(.forwardingTerminal(to: observer) { value in observer.sendNext(transform(value)) })
+    }
+  }
+
+  /// Replaces every value with `value`.
+  ///
+  /// Failures and completion pass through; disposing the result disposes the upstream subscription. Plain
+  /// forwarding: no allocation and no lock per event.
+  ///
+  /// ```swift
+  /// let taps = buttonPresses.replace(with: ())
+  /// ```
+  ///
+  /// - Parameter value: Sent in place of each value.
+  /// - Returns: A signal that sends `value` once for each value of this one.
+  /// - Note: ReactiveCocoa 2.5 `-mapReplace:`.
+  @inlinable
+  public func replace<NewValue: Sendable>(with value: NewValue) -> Signal<NewValue, Failure> {
+    AnonymousSignal(nameSource: derivedName("replace(with: \(value))")) { observer in
+      self.attach { event in
+        switch event {
+        case .next: return observer(.next(value))
+        case .error(let error): return observer(.error(error))
+        case .completed: return observer(.completed)
+        }
+      }
+    }
+  }
+
+  /// Sends `value` first, then this signal's events.
+  ///
+  /// `value` is sent as each subscription starts, under the same scheduling rule as a ``create(_:)`` body;
+  /// this signal is subscribed right after, unless the subscription was disposed in between.
+  ///
+  /// ```swift
+  /// let status = updates.startWith("loading…")
+  /// ```
+  ///
+  /// - Parameter value: The first value.
+  /// - Returns: A signal of `value` followed by this signal's events.
+  /// - Note: ReactiveCocoa 2.5 `-startWith:` (`[[RACSignal return:value] concat:self]`).
+  public func startWith(_ value: Value) -> Signal<Value, Failure> {
+    AnonymousSignal(nameSource: derivedName("startWith(\(value))")) { observer in
+      Signal.attachOnSubscriptionScheduler(observer) { observer in
+        guard observer(.next(value)) == .proceed else { return DisposedDisposable.shared }
+        return self.attach(observer)
+      }
+    }
+  }
+
+  /// Sends the running result of combining each value into an accumulator that starts at `initial`.
+  ///
+  /// For each value, `nextPartialResult` receives the previous result (`initial` for the first value) and
+  /// the value; its result is sent and kept for the next value. Each subscription starts again from
+  /// `initial`. Failures and completion pass through; disposing the result disposes the upstream
+  /// subscription.
+  ///
+  /// ```swift
+  /// let runningTotal = amounts.scan(0) { total, amount in total + amount }  // 1, 2, 3 -> 1, 3, 6
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - initial: The accumulator before the first value.
+  ///   - nextPartialResult: Combines the accumulator with a value.
+  /// - Returns: A signal of every intermediate result.
+  /// - Note: ReactiveCocoa 2.5 `-scanWithStart:reduce:`.
+  public func scan<Result: Sendable>(
+    _ initial: Result, _ nextPartialResult: @escaping @Sendable (Result, Value) -> Result
+  ) -> Signal<Result, Failure> {
+    AnonymousSignal(nameSource: derivedName("scan")) { observer in
+      let accumulator = ObserverState(initial)
+      return self.attach { event in
+        switch event {
+        case .next(let value):
+          let result = nextPartialResult(accumulator.value, value)
+          accumulator.value = result
+          return observer(.next(result))
+        case .error(let error): return observer(.error(error))
+        case .completed: return observer(.completed)
+        }
+      }
+    }
+  }
+
+  /// Sends the running result of combining each value, and its index, into an accumulator that starts at
+  /// `initial`.
+  ///
+  /// As ``scan(_:_:)``, with the 0-based index of each value in its subscription passed as well.
+  ///
+  /// ```swift
+  /// let weighted = samples.scan(0.0, withIndex: { total, sample, index in total + sample * Double(index) })
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - initial: The accumulator before the first value.
+  ///   - nextPartialResult: Combines the accumulator with a value and its index.
+  /// - Returns: A signal of every intermediate result.
+  /// - Note: ReactiveCocoa 2.5 `-scanWithStart:reduceWithIndex:`.
+  public func scan<Result: Sendable>(
+    _ initial: Result, withIndex nextPartialResult: @escaping @Sendable (Result, Value, Int) -> Result
+  ) -> Signal<Result, Failure> {
+    AnonymousSignal(nameSource: derivedName("scan(_:withIndex:)")) { observer in
+      let state = ObserverState((accumulator: initial, index: 0))
+      return self.attach { event in
+        switch event {
+        case .next(let value):
+          let result = nextPartialResult(state.value.accumulator, value, state.value.index)
+          state.value = (result, state.value.index + 1)
+          return observer(.next(result))
+        case .error(let error): return observer(.error(error))
+        case .completed: return observer(.completed)
+        }
+      }
+    }
+  }
+
+  /// Sends, for each value, what `combine` makes of the previous value and this one.
+  ///
+  /// The first value is combined with `initial`. Each subscription starts again from `initial`. Failures
+  /// and completion pass through; disposing the result disposes the upstream subscription.
+  ///
+  /// ```swift
+  /// let deltas = readings.combinePrevious(0) { previous, current in current - previous }  // 3, 5, 4 -> 3, 2, -1
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - initial: Stands in for the previous value of the first value.
+  ///   - combine: Called with the previous value and the current one.
+  /// - Returns: A signal of the combined results.
+  /// - Note: ReactiveCocoa 2.5 `-combinePreviousWithStart:reduce:`.
+  public func combinePrevious<Result: Sendable>(
+    _ initial: Value, _ combine: @escaping @Sendable (Value, Value) -> Result
+  ) -> Signal<Result, Failure> {
+    AnonymousSignal(nameSource: derivedName("combinePrevious")) { observer in
+      let previous = ObserverState(initial)
+      return self.attach { event in
+        switch event {
+        case .next(let value):
+          let last = previous.value
+          previous.value = value
+          return observer(.next(combine(last, value)))
+        case .error(let error): return observer(.error(error))
+        case .completed: return observer(.completed)
+        }
+      }
     }
   }
 }

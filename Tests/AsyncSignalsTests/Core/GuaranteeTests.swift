@@ -139,19 +139,23 @@ struct GuaranteeTests {
   @Test("5. with no current scheduler, subscribing schedules the body on a background scheduler")
   nonisolated func subscriptionInBackground() async {
     #expect(Schedulers.current == nil)
-    let subscribedReturned = Locked(false)
-    let bodySawReturn = Locked<Bool?>(nil)
+    // The body waits for `subscribeCompleted` to have returned. Were the body run synchronously inside it, the
+    // wait could only time out.
+    let subscribed = DispatchSemaphore(value: 0)
+    let waitedForSubscribe = Locked<Bool?>(nil)
+    let currentInBody = Locked<(any Scheduler)?>(nil)
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let signal = Signal<Int, Never>.create { subscriber in
-        bodySawReturn.value = subscribedReturned.value
-        #expect(Schedulers.current != nil)
+        waitedForSubscribe.value = subscribed.wait(timeout: .now() + 10) == .success
+        currentInBody.value = Schedulers.current
         subscriber.sendCompleted()
         return nil
       }
       signal.subscribeCompleted { continuation.resume() }
-      subscribedReturned.value = true
+      subscribed.signal()
     }
-    #expect(bodySawReturn.value == true)
+    #expect(waitedForSubscribe.value == true)
+    #expect(currentInBody.value != nil)
   }
 
   @Test("6. re-entrancy: take(3) on a signal whose handler sends back into it yields 0, 1, 2 and completes")

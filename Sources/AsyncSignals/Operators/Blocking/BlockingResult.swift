@@ -1,0 +1,52 @@
+/// What a blocking wait on a signal ended with: a result, the signal's failure, or the timeout.
+///
+/// ```swift
+/// switch numbers.toArray(timeout: .seconds(5)) {
+/// case .success(let values): print(values)
+/// case .failure(let error): print("failed:", error)
+/// case .timedOut: print("no answer within 5 s")
+/// }
+/// ```
+///
+/// - Note: ReactiveCocoa 2.5 reported these outcomes through a return value plus `BOOL *success` and
+///   `NSError **error` out-parameters, and had no timeout for `-first` or `-toArray`; this enum keeps the
+///   typed failure and says when the wait timed out.
+public enum BlockingResult<Success, Failure: Error> {
+  /// The signal gave a result in time.
+  case success(Success)
+  /// The signal failed in time.
+  case failure(Failure)
+  /// The signal did not decide the result within the timeout; its subscription was disposed.
+  case timedOut
+
+  /// The result of ``success(_:)``, otherwise `nil`.
+  public var value: Success? {
+    if case .success(let value) = self { return value }
+    return nil
+  }
+
+  /// The failure of ``failure(_:)``, otherwise `nil`.
+  public var failure: Failure? {
+    if case .failure(let error) = self { return error }
+    return nil
+  }
+
+  /// Whether the wait timed out.
+  public var isTimedOut: Bool {
+    if case .timedOut = self { return true }
+    return false
+  }
+
+  /// The outcome as a `Result`, or `nil` if the wait timed out.
+  public var result: Result<Success, Failure>? {
+    switch self {
+    case .success(let value): return .success(value)
+    case .failure(let error): return .failure(error)
+    case .timedOut: return nil
+    }
+  }
+}
+
+extension BlockingResult: Sendable where Success: Sendable {}
+extension BlockingResult: Equatable where Success: Equatable, Failure: Equatable {}
+extension BlockingResult: Hashable where Success: Hashable, Failure: Hashable {}
