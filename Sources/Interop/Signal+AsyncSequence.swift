@@ -20,8 +20,19 @@ extension Signal {
   /// }
   /// ```
   ///
-  /// The subscription is made in the isolation of the loop: on the main actor a signal's subscribe body runs
-  /// at once, elsewhere on the background subscription scheduler, as for any subscription (guarantee 5).
+  /// The subscription is made in the isolation of the loop (`for await` passes it to
+  /// ``SignalSequence/Iterator/next(isolation:)``): on the main actor a signal's subscribe body runs at once,
+  /// elsewhere on the background subscription scheduler, as for any subscription (guarantee 5). An actor
+  /// reads a signal inside its own isolation, without a hop per value:
+  ///
+  /// ```swift
+  /// actor Tally {
+  ///   var total = 0
+  ///   func add(_ numbers: Signal<Int, Never>) async {
+  ///     for await number in numbers.values { total += number }  // actor state, no `await` needed
+  ///   }
+  /// }
+  /// ```
   ///
   /// - Note: Replaces subscribing with closures and keeping the disposable. ReactiveCocoa 2.5 had no pull
   ///   side; RAC's blocking `-toArray` / `-first` are ``first(isolation:)``, ``collect(isolation:)`` here.

@@ -263,6 +263,46 @@ struct SignalSequenceTests {
     #expect(probe.subscriptions.value == 0)
   }
 
+  @Test("after a loop ends, by completion, break or cancellation, nothing keeps the signal (guarantee 8)")
+  func nothingLeaks() async {
+    // Each iteration's storage holds the signal; if a subscription kept it, the signal's body would keep
+    // `tracked` alive.
+    weak var completed: Tracked?
+    weak var broken: Tracked?
+    weak var cancelled: Tracked?
+    do {
+      let tracked = Tracked()
+      completed = tracked
+      let signal = Signal<Int, Never>.create { subscriber in
+        withExtendedLifetime(tracked) { subscriber.sendNext(1) }
+        subscriber.sendCompleted()
+        return nil
+      }
+      for await _ in signal.values {}
+    }
+    do {
+      let tracked = Tracked()
+      broken = tracked
+      let signal = Signal<Int, Never>.create { subscriber in
+        withExtendedLifetime(tracked) { subscriber.sendNext(1) }
+        return nil
+      }
+      for await _ in signal.values { break }
+    }
+    do {
+      let tracked = Tracked()
+      cancelled = tracked
+      let probe = ProbedSignal<Int, Never> { _ in withExtendedLifetime(tracked) { nil } }
+      let consumer = Task { for await _ in probe.signal.values {} }
+      await probe.subscribed.wait()
+      consumer.cancel()
+      await consumer.value
+    }
+    #expect(completed == nil)
+    #expect(broken == nil)
+    #expect(cancelled == nil)
+  }
+
   @Test("a consumer cancelled while its loop body runs stops at its next call, before any buffered value")
   func cancelledWhileBusy() async {
     let subject = Subject<Int, Never>()

@@ -137,7 +137,9 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
 
     /// The next value; `nil` once the signal has completed or iteration was cancelled.
     ///
-    /// The same as ``next(isolation:)`` called from a nonisolated context.
+    /// The same as ``next(isolation:)`` called from a nonisolated context: it runs off the caller's actor,
+    /// and so does the subscription its first call makes. `for await` and ``next(isolation:)`` stay on the
+    /// caller's actor instead.
     ///
     /// ```swift
     /// var iterator = numbers.values.makeAsyncIterator()

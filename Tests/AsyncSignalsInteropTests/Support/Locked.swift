@@ -33,3 +33,8 @@ struct TestError: Error, Equatable, CustomStringConvertible {
   var code: Int = 0
   var description: String { "TestError(\(code))" }
 }
+
+/// An object whose lifetime a test watches (guarantee 8) through a weak reference.
+final class Tracked: Sendable {
+  init() {}
+}
