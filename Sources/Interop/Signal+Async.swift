@@ -10,9 +10,16 @@ extension Signal {
   /// function returns or throws afterwards is ignored.
   ///
   /// ```swift
-  /// let profile = Signal<Profile, APIError>.async { try await api.fetchProfile(id: 42) }
+  /// func fetchProfile() async throws(APIError) -> Profile { … }
+  /// let profile = Signal.async(fetchProfile)  // Signal<Profile, APIError>
   /// profile.subscribeNext({ show($0) }, error: { showError($0) })
+  ///
+  /// let answer = Signal<Int, Never>.async { await deepThought.compute() }
   /// ```
+  ///
+  /// Swift 6 infers `throws(any Error)` for a closure that contains `try`, so a closure for a signal with a
+  /// typed failure names it: `{ () async throws(APIError) -> Profile in try await fetchProfile() }`. A
+  /// function reference, as above, needs nothing.
   ///
   /// - Parameter operation: The work of one subscription; it should honour task cancellation.
   /// - Returns: A cold signal of one value.
@@ -43,7 +50,7 @@ extension Signal {
   /// the task and ignores whatever is sent afterwards.
   ///
   /// ```swift
-  /// let pages = Signal<Page, APIError>.async { subscriber in
+  /// let pages = Signal<Page, APIError>.async { subscriber throws(APIError) in  // Swift 6 needs the type
   ///   var cursor: Cursor? = nil
   ///   repeat {
   ///     let page = try await api.page(after: cursor)

@@ -131,11 +131,12 @@ struct ActorTests {
   @MainActor
   func actorOnSchedulerQueue() async {
     let store = Store(scheduler: QueueScheduler(name: "store"))
-    let subscription = store.observe(Signal<Int, Never>.create { subscriber in
-      for value in 1...3 { subscriber.sendNext(value) }
-      subscriber.sendCompleted()
-      return nil
-    })
+    let subscription = store.observe(
+      Signal<Int, Never>.create { subscriber in
+        for value in 1...3 { subscriber.sendNext(value) }
+        subscriber.sendCompleted()
+        return nil
+      })
     // The subscribe body ran at once on the main actor and scheduled three blocks on the store's queue; the
     // actor's next job is enqueued on the same queue, after them.
     #expect(await store.received == [1, 2, 3])

@@ -42,7 +42,8 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
   /// How each iterator buffers values that arrive while its consumer is busy.
   public let bufferingPolicy: SignalBufferingPolicy
 
-  init(signal: Signal<Element, Failure>, bufferingPolicy: SignalBufferingPolicy, onDrop: (@Sendable (Element) -> Void)?) {
+  init(signal: Signal<Element, Failure>, bufferingPolicy: SignalBufferingPolicy, onDrop: (@Sendable (Element) -> Void)?)
+  {
     self.signal = signal
     self.bufferingPolicy = bufferingPolicy
     self.onDrop = onDrop

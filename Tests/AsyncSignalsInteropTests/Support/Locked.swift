@@ -21,7 +21,12 @@ final class Locked<Value>: @unchecked Sendable {
 
 extension Locked where Value == Int {
   @discardableResult
-  func increment() -> Int { withLock { $0 += 1; return $0 } }
+  func increment() -> Int {
+    withLock {
+      $0 += 1
+      return $0
+    }
+  }
 }
 
 extension Locked where Value: RangeReplaceableCollection {
