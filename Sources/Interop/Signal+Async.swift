@@ -62,7 +62,7 @@ extension Signal {
   ///
   /// - Parameter body: The work of one subscription; it should honour task cancellation.
   /// - Returns: A cold signal.
-  /// - Note: ``Signal/create(_:)`` (ReactiveCocoa 2.5 `+createSignal:`) with an async body, where the
+  /// - Note: `Signal.create(_:)` (ReactiveCocoa 2.5 `+createSignal:`) with an async body, where the
   ///   returned disposable is the task's cancellation.
   public static func async(
     _ body: @escaping @Sendable (_ subscriber: any Subscriber<Value, Failure>) async throws(Failure) -> Void

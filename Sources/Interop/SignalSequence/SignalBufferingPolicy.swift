@@ -4,7 +4,7 @@
 /// own buffer. The buffer is unbounded unless you bound it; a bounded buffer drops values when it is full,
 /// and never silently: every drop is counted in ``SignalSequence/droppedCount`` and
 /// ``SignalSequence/Iterator/droppedCount``, and passed to the `onDrop` closure of
-/// ``AsyncSignals/Signal/values(bufferingPolicy:onDrop:)`` if you gave one. A consumer that is already waiting
+/// `values(bufferingPolicy:onDrop:)` if you gave one. A consumer that is already waiting
 /// takes the value directly, so nothing is dropped while the loop keeps up, even with a limit of zero.
 ///
 /// ```swift

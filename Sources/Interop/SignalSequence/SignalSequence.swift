@@ -2,7 +2,7 @@ import AsyncSignals
 
 /// A signal read with `for await`: an `AsyncSequence` whose `Failure` is the signal's own typed failure.
 ///
-/// Create one with ``AsyncSignals/Signal/values`` or ``AsyncSignals/Signal/values(bufferingPolicy:onDrop:)``.
+/// Create one with a signal's `values` or `values(bufferingPolicy:onDrop:)`.
 /// Each iterator is its own subscription (a cold signal runs its work once per iterator), made when the
 /// iterator's first `next()` is called — not when the sequence or the iterator is created. Values that
 /// arrive while the loop body runs wait in that iterator's own buffer (see ``SignalBufferingPolicy``), so
