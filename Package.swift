@@ -5,11 +5,16 @@ import PackageDescription
 let package = Package(
   name: "AsyncSignals",
   products: [
-    .library(name: "AsyncSignals", targets: ["AsyncSignals"])
+    .library(name: "AsyncSignals", targets: ["AsyncSignals"]),
+    // Structured concurrency over signals: `for await`, async functions, awaiting results, cancellation.
+    .library(name: "AsyncSignalsInterop", targets: ["AsyncSignalsInterop"]),
   ],
   targets: [
     .target(name: "AsyncSignals"),
+    .target(name: "AsyncSignalsInterop", dependencies: ["AsyncSignals"], path: "Sources/Interop"),
     .testTarget(name: "AsyncSignalsTests", dependencies: ["AsyncSignals"]),
+    .testTarget(
+      name: "AsyncSignalsInteropTests", dependencies: ["AsyncSignalsInterop", "AsyncSignals"]),
   ],
   swiftLanguageModes: [.v6]
 )

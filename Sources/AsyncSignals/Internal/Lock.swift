@@ -124,18 +124,21 @@ final class LockedStorage<State>: ManagedBuffer<State, PlatformLock> {
 ///
 /// `withLock` must never call user code, `dispose()` or `subscribe` (STYLE.md: decide under the lock, act
 /// after releasing it).
+///
+/// `package` rather than internal so that the Interop module guards its state with the same lock (never
+/// `Mutex`); it is not public API.
 @usableFromInline
-struct LockedState<State> {
+package struct LockedState<State> {
   @usableFromInline
   let storage: LockedStorage<State>
 
   @inlinable
-  init(_ initial: State) {
+  package init(_ initial: State) {
     storage = .make(initial)
   }
 
   @inlinable
-  func withLock<Result>(_ body: (inout State) -> Result) -> Result {
+  package func withLock<Result>(_ body: (inout State) -> Result) -> Result {
     storage.withUnsafeMutablePointers { state, lock in
       LockPrimitive.lock(lock)
       defer { LockPrimitive.unlock(lock) }

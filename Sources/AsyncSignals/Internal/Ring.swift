@@ -2,23 +2,24 @@
 ///
 /// Operators that buffer (zip, the hand-off queue of multi-input operators) use it so that one side running a
 /// million values ahead costs linear time, not the quadratic time of removing from the front of an array.
+/// `package` so that the Interop module's buffers use it too; it is not public API.
 @usableFromInline
-struct Ring<Element> {
+package struct Ring<Element> {
   @usableFromInline var slots: ContiguousArray<Element?> = []
   @usableFromInline var head = 0
-  @usableFromInline var count = 0
+  @usableFromInline package internal(set) var count = 0
 
   @inlinable
-  init() {}
+  package init() {}
 
   @inlinable
-  var isEmpty: Bool { count == 0 }
+  package var isEmpty: Bool { count == 0 }
 
   @inlinable
-  var first: Element? { count == 0 ? nil : slots[head] }
+  package var first: Element? { count == 0 ? nil : slots[head] }
 
   @inlinable
-  mutating func append(_ element: Element) {
+  package mutating func append(_ element: Element) {
     if count == slots.count { grow() }
     var index = head + count
     if index >= slots.count { index -= slots.count }
@@ -27,7 +28,7 @@ struct Ring<Element> {
   }
 
   @inlinable
-  mutating func popFirst() -> Element? {
+  package mutating func popFirst() -> Element? {
     guard count > 0 else { return nil }
     let element = slots[head].take()
     head += 1
@@ -38,7 +39,7 @@ struct Ring<Element> {
 
   /// Removes every element, keeping the capacity.
   @inlinable
-  mutating func removeAll() {
+  package mutating func removeAll() {
     while popFirst() != nil {}
     head = 0
   }

@@ -1,0 +1,160 @@
+import AsyncSignals
+
+/// A signal read with `for await`: an `AsyncSequence` whose `Failure` is the signal's own typed failure.
+///
+/// Create one with a signal's `values` or `values(bufferingPolicy:onDrop:)`.
+/// Each iterator is its own subscription (a cold signal runs its work once per iterator), made when the
+/// iterator's first `next()` is called — not when the sequence or the iterator is created. Values that
+/// arrive while the loop body runs wait in that iterator's own buffer (see ``SignalBufferingPolicy``), so
+/// several loops over one hot signal, such as a `Subject`, each receive every value, in order, at their own
+/// pace.
+///
+/// Termination: completion ends the loop after the buffered values; a failure is thrown, typed, after them.
+/// For a `Never` failure the loop is a plain `for await`.
+///
+/// Cancellation: the subscription is disposed — the signal's cleanup runs and upstream sending stops —
+/// when the consuming task is cancelled (at once while it waits for a value, otherwise at its next call to
+/// `next()`), when the loop is left with `break`, `return` or a thrown error, or when the iterator is
+/// dropped. A cancelled iteration ends like a completed one (the loop ends, nothing is thrown: the failure
+/// type is the signal's, not `CancellationError`); check `Task.isCancelled` to tell them apart. Buffered
+/// values are discarded on cancellation and are not counted as dropped.
+///
+/// ```swift
+/// let temperatures: Signal<Double, SensorError> = sensor.readings
+/// do {
+///   for try await celsius in temperatures.values {
+///     print(celsius)
+///     if celsius > 100 { break }  // disposes the subscription
+///   }
+/// } catch {
+///   print("sensor failed:", error.code)  // `error` is a `SensorError`
+/// }
+/// ```
+///
+/// - Note: ReactiveCocoa 2.5 has no pull side. Unlike peers' async bridges (Combine's `values`,
+///   ReactiveSwift's and RxSwift's `AsyncThrowingStream`-based ones), the failure stays typed and dropped
+///   values are counted.
+public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, Sendable {
+  let signal: Signal<Element, Failure>
+  let onDrop: (@Sendable (Element) -> Void)?
+  let drops: DropCounter?
+
+  /// How each iterator buffers values that arrive while its consumer is busy.
+  public let bufferingPolicy: SignalBufferingPolicy
+
+  init(signal: Signal<Element, Failure>, bufferingPolicy: SignalBufferingPolicy, onDrop: (@Sendable (Element) -> Void)?)
+  {
+    self.signal = signal
+    self.bufferingPolicy = bufferingPolicy
+    self.onDrop = onDrop
+    // An unbounded buffer drops nothing, so it needs no counter.
+    self.drops = bufferingPolicy == .unbounded ? nil : DropCounter()
+  }
+
+  /// How many values the iterators of this sequence have dropped so far, all together; always `0` with the
+  /// `unbounded` policy.
+  ///
+  /// ```swift
+  /// let frames = camera.frames.values(bufferingPolicy: .bufferingNewest(2))
+  /// for await frame in frames { await encode(frame) }
+  /// print("dropped", frames.droppedCount, "frames")
+  /// ```
+  public var droppedCount: Int {
+    drops?.value ?? 0
+  }
+
+  /// Creates an iterator. It subscribes to the signal at its first call to `next()`.
+  ///
+  /// - Returns: A new iterator, with a subscription and buffer of its own.
+  public func makeAsyncIterator() -> Iterator {
+    Iterator(
+      storage: SignalSequenceStorage(signal: signal, policy: bufferingPolicy, onDrop: onDrop, drops: drops))
+  }
+
+  /// The iterator of a ``SignalSequence``: one subscription to the signal and its buffer.
+  ///
+  /// Its first `next()` subscribes. Dropping the iterator (the last copy of it) disposes the subscription.
+  /// An iterator serves one task: calling `next()` while another call on it is waiting stops the program.
+  ///
+  /// ```swift
+  /// var iterator = clicks.values.makeAsyncIterator()
+  /// let first = await iterator.next()  // subscribes, then waits for a click
+  /// ```
+  ///
+  /// - Note: ReactiveCocoa 2.5 has no equivalent; see ``SignalSequence``.
+  public struct Iterator: AsyncIteratorProtocol {
+    /// Lives as long as the iterator's copies; its deinitialiser ends the subscription.
+    final class Lifetime: Sendable {
+      let storage: SignalSequenceStorage<Element, Failure>
+
+      init(storage: SignalSequenceStorage<Element, Failure>) {
+        self.storage = storage
+      }
+
+      deinit {
+        storage.cancel()
+      }
+    }
+
+    let lifetime: Lifetime
+
+    init(storage: SignalSequenceStorage<Element, Failure>) {
+      lifetime = Lifetime(storage: storage)
+    }
+
+    /// How many values this iterator's buffer has dropped so far.
+    ///
+    /// ```swift
+    /// var iterator = ticks.values(bufferingPolicy: .bufferingOldest(8)).makeAsyncIterator()
+    /// _ = await iterator.next()
+    /// print(iterator.droppedCount)
+    /// ```
+    public var droppedCount: Int {
+      lifetime.storage.droppedCount
+    }
+
+    /// The next value, in the caller's isolation; `nil` once the signal has completed or iteration was
+    /// cancelled.
+    ///
+    /// The first call subscribes. A value already buffered is returned at once; otherwise the caller
+    /// suspends until one arrives. Cancelling the calling task ends the iteration and disposes the
+    /// subscription.
+    ///
+    /// ```swift
+    /// actor Thermostat {
+    ///   func follow(_ readings: Signal<Double, Never>) async {
+    ///     var iterator = readings.values.makeAsyncIterator()
+    ///     while let reading = await iterator.next(isolation: self) { adjust(to: reading) }
+    ///   }
+    /// }
+    /// ```
+    ///
+    /// - Parameter actor: The caller's actor, which the call does not leave (`for await` passes it).
+    /// - Returns: The next value, or `nil` at the end.
+    /// - Throws: The signal's failure, once, after the values sent before it.
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
+      try await lifetime.storage.next(isolation: actor).get()
+    }
+
+    /// The next value; `nil` once the signal has completed or iteration was cancelled.
+    ///
+    /// The same as ``next(isolation:)`` called from a nonisolated context: it runs off the caller's actor,
+    /// and so does the subscription its first call makes. `for await` and ``next(isolation:)`` stay on the
+    /// caller's actor instead.
+    ///
+    /// ```swift
+    /// var iterator = numbers.values.makeAsyncIterator()
+    /// while let number = await iterator.next() { print(number) }
+    /// ```
+    ///
+    /// - Returns: The next value, or `nil` at the end.
+    /// - Throws: The signal's failure, once, after the values sent before it.
+    public mutating func next() async throws(Failure) -> Element? {
+      try await next(isolation: #isolation)
+    }
+  }
+}
+
+// An iterator serves one task at a time, as with `AsyncStream`'s iterator.
+@available(*, unavailable)
+extension SignalSequence.Iterator: Sendable {}

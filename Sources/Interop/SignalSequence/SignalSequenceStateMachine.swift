@@ -1,0 +1,182 @@
+import AsyncSignals
+
+/// What one iterator of a ``SignalSequence`` must do for each input: the signal's events, the consumer's
+/// calls to `next`, and cancellation. Pure: no locks, no callouts. `SignalSequenceStorage` runs it under its
+/// lock and performs the actions it returns with the lock released.
+///
+/// Phases: `idle` (no call to `next` yet, so no subscription: cold stays cold until iteration starts) →
+/// `streaming` (subscribed; values are handed to a waiting consumer or buffered) → `draining` (the signal
+/// terminated; buffered values are still handed out, then the terminal event) → `finished` (the consumer has
+/// seen the end, or iteration was cancelled; nothing more is buffered or delivered).
+struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
+  /// A consumer suspended in `next`, resumed with a value, the end (`nil`) or the failure.
+  typealias Waiter = UnsafeContinuation<Result<Element?, Failure>, Never>
+
+  enum Phase: Sendable {
+    case idle
+    case streaming
+    /// The signal terminated: `nil` for completion, otherwise its failure.
+    case draining(Failure?)
+    case finished
+  }
+
+  enum NextAction {
+    /// First call: subscribe (lock released), then ask again.
+    case subscribe
+    case returnResult(Result<Element?, Failure>)
+    /// Nothing buffered: suspend and call `suspend(with:)`.
+    case suspend
+  }
+
+  enum SuspendAction {
+    case none
+    case resume(Waiter, Result<Element?, Failure>)
+  }
+
+  enum ValueAction {
+    case none
+    case resume(Waiter, Element)
+    /// The buffer was full: this value was dropped (the arriving one or the oldest buffered one).
+    case dropped(Element)
+  }
+
+  enum TerminalAction {
+    /// Release the subscription's disposable (it has disposed itself) once the lock is released.
+    case release((any Disposable)?)
+    case resume(Waiter, Result<Element?, Failure>, release: (any Disposable)?)
+  }
+
+  enum CancelAction {
+    case none
+    /// Resume the waiter (if any) with the end, dispose the subscription (if any), and release the buffered
+    /// values, all with the lock released.
+    case cancel(Waiter?, (any Disposable)?, Ring<Element>)
+  }
+
+  private let policy: SignalBufferingPolicy
+  private(set) var phase = Phase.idle
+  private var buffer = Ring<Element>()
+  private var waiter: Waiter?
+  private var subscription: (any Disposable)?
+  /// How many values this iterator's buffer has dropped.
+  private(set) var droppedCount = 0
+
+  init(policy: SignalBufferingPolicy) {
+    self.policy = policy
+  }
+
+  // MARK: Consumer
+
+  mutating func next() -> NextAction {
+    switch phase {
+    case .idle:
+      phase = .streaming
+      return .subscribe
+    case .streaming:
+      if let element = buffer.popFirst() { return .returnResult(.success(element)) }
+      return .suspend
+    case .draining:
+      return .returnResult(drain())
+    case .finished:
+      return .returnResult(.success(nil))
+    }
+  }
+
+  /// Called by a consumer that found nothing buffered, once it holds its continuation. Events may have
+  /// arrived in between, so it decides again.
+  mutating func suspend(with continuation: Waiter) -> SuspendAction {
+    switch phase {
+    case .idle:
+      preconditionFailure("SignalSequence: suspended before subscribing")
+    case .streaming:
+      if let element = buffer.popFirst() { return .resume(continuation, .success(element)) }
+      precondition(
+        waiter == nil,
+        "SignalSequence.Iterator.next(): called while another call is waiting; an iterator serves one task")
+      waiter = continuation
+      return .none
+    case .draining:
+      return .resume(continuation, drain())
+    case .finished:
+      return .resume(continuation, .success(nil))
+    }
+  }
+
+  /// Hands out the next buffered value of a terminated signal, or its terminal event at the end.
+  private mutating func drain() -> Result<Element?, Failure> {
+    guard case .draining(let failure) = phase else { preconditionFailure("SignalSequence: drain() in \(phase)") }
+    if let element = buffer.popFirst() { return .success(element) }
+    phase = .finished
+    if let failure { return .failure(failure) }
+    return .success(nil)
+  }
+
+  // MARK: Signal
+
+  /// The subscription's disposable arrived (before any event). Returns it if it must be disposed at once,
+  /// because iteration was cancelled while subscribing.
+  mutating func receivedSubscription(_ disposable: any Disposable) -> (any Disposable)? {
+    guard case .streaming = phase else { return disposable }
+    subscription = disposable
+    return nil
+  }
+
+  mutating func receivedValue(_ element: Element) -> ValueAction {
+    guard case .streaming = phase else { return .none }
+    if let waiter {
+      // A waiting consumer means the buffer is empty: hand the value over directly.
+      self.waiter = nil
+      return .resume(waiter, element)
+    }
+    switch policy {
+    case .unbounded:
+      buffer.append(element)
+      return .none
+    case .bufferingNewest(let limit):
+      guard limit > 0 else {
+        droppedCount += 1
+        return .dropped(element)
+      }
+      buffer.append(element)
+      guard buffer.count > limit, let oldest = buffer.popFirst() else { return .none }
+      droppedCount += 1
+      return .dropped(oldest)
+    case .bufferingOldest(let limit):
+      guard buffer.count < limit else {
+        droppedCount += 1
+        return .dropped(element)
+      }
+      buffer.append(element)
+      return .none
+    }
+  }
+
+  /// The signal failed (`failure`) or completed (`nil`).
+  mutating func receivedTerminal(_ failure: Failure?) -> TerminalAction {
+    guard case .streaming = phase else { return .release(nil) }
+    let release = subscription
+    subscription = nil
+    if let waiter {
+      self.waiter = nil
+      phase = .finished
+      return .resume(waiter, failure.map { .failure($0) } ?? .success(nil), release: release)
+    }
+    phase = .draining(failure)
+    return .release(release)
+  }
+
+  // MARK: Cancellation
+
+  /// The consuming task was cancelled, or the iterator was dropped: end iteration now.
+  mutating func cancelled() -> CancelAction {
+    if case .finished = phase { return .none }
+    phase = .finished
+    let waiter = self.waiter
+    let subscription = self.subscription
+    let buffered = buffer
+    self.waiter = nil
+    self.subscription = nil
+    buffer = Ring()
+    return .cancel(waiter, subscription, buffered)
+  }
+}

@@ -1,0 +1,145 @@
+import AsyncSignals
+import AsyncSignalsInterop
+import Dispatch
+import Testing
+
+/// Main-actor state that is not `Sendable`: only main-actor code may touch it, which the compiler checks.
+@MainActor
+final class Screen {
+  var lines: [String] = []
+}
+
+/// An actor that reads a signal with `for await` inside its own isolation: the iterator never leaves it.
+actor Accumulator {
+  private(set) var total = 0
+  private(set) var seen: [Int] = []
+
+  func consume(_ numbers: Signal<Int, Never>) async {
+    for await number in numbers.values {
+      total += number  // actor state, mutated without a hop
+      seen.append(number)
+    }
+  }
+}
+
+/// An actor whose executor is a `QueueScheduler`: its code and the blocks of that scheduler share one queue.
+actor Store {
+  nonisolated let scheduler: QueueScheduler
+  private(set) var received: [Int] = []
+
+  init(scheduler: QueueScheduler) {
+    self.scheduler = scheduler
+  }
+
+  nonisolated var unownedExecutor: UnownedSerialExecutor {
+    scheduler.asUnownedSerialExecutor()
+  }
+
+  func record(_ value: Int) {
+    received.append(value)
+  }
+
+  /// Subscribes so that each value is handled on the store's queue, inside its isolation, synchronously.
+  ///
+  /// `deliver(on:)` is not in this branch yet; the scheduler's own `schedule` makes the same hop.
+  nonisolated func observe(_ values: Signal<Int, Never>) -> any Disposable {
+    values.subscribeNext { value in
+      self.scheduler.schedule {
+        // On the scheduler's queue, which is this actor's executor: the runtime agrees.
+        self.assumeIsolated { store in store.record(value) }
+      }
+    }
+  }
+}
+
+@Suite("Actors")
+struct ActorTests {
+  // MARK: Main actor
+
+  @Test("subscribeNext(onMainActor:) calls its main-actor closures on the main actor, in order")
+  @MainActor
+  func mainActorDelivery() async {
+    let screen = Screen()
+    let worker = QueueScheduler(name: "main-actor-test")
+    let signal = Signal<Int, TestError>.create { subscriber in
+      worker.schedule {
+        for value in 1...3 { subscriber.sendNext(value) }
+        subscriber.sendError(TestError(code: 9))
+      }
+      return nil
+    }
+    await withCheckedContinuation { done in
+      signal.subscribeNext(
+        onMainActor: { screen.lines.append("value \($0)") },
+        error: {
+          screen.lines.append("error \($0.code)")
+          done.resume()
+        },
+        completed: { Issue.record("a failing signal does not complete") })
+    }
+    #expect(screen.lines == ["value 1", "value 2", "value 3", "error 9"])
+  }
+
+  @Test("subscribeNext(onMainActor:completed:) delivers values and completion on the main actor")
+  @MainActor
+  func mainActorDeliveryCompletion() async {
+    let screen = Screen()
+    let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+    await withCheckedContinuation { done in
+      stream.signal.subscribeNext(
+        onMainActor: { screen.lines.append("\($0)") },
+        completed: {
+          screen.lines.append("done")
+          done.resume()
+        })
+      continuation.yield(1)
+      continuation.yield(2)
+      continuation.finish()
+    }
+    #expect(screen.lines == ["1", "2", "done"])
+  }
+
+  @Test("disposing on the main actor stops main-actor delivery, even of events already scheduled")
+  @MainActor
+  func mainActorDisposal() async {
+    let screen = Screen()
+    let subject = Subject<Int, Never>()
+    let subscription = subject.subscribeNext(onMainActor: { screen.lines.append("\($0)") })
+    subject.sendNext(1)  // scheduled on the main queue, not yet delivered
+    subscription.dispose()
+    #expect(subject.subscriberCount == 0)
+    // A block enqueued now runs after the scheduled delivery.
+    await withCheckedContinuation { done in QueueScheduler.main.schedule { done.resume() } }
+    #expect(screen.lines.isEmpty)
+  }
+
+  @Test("an actor reads a signal with for await inside its own isolation")
+  func actorConsumes() async {
+    let accumulator = Accumulator()
+    let subject = Subject<Int, Never>()
+    let probe = ProbedSignal(subject)
+    let consuming = Task { await accumulator.consume(probe.signal) }
+    await probe.subscribed.wait()
+    for value in 1...4 { subject.sendNext(value) }
+    subject.sendCompleted()
+    await consuming.value
+    #expect(await accumulator.total == 10)
+    #expect(await accumulator.seen == [1, 2, 3, 4])
+  }
+
+  @Test("an actor whose executor is a QueueScheduler handles values on that queue, in its isolation")
+  @MainActor
+  func actorOnSchedulerQueue() async {
+    let store = Store(scheduler: QueueScheduler(name: "store"))
+    let subscription = store.observe(
+      Signal<Int, Never>.create { subscriber in
+        for value in 1...3 { subscriber.sendNext(value) }
+        subscriber.sendCompleted()
+        return nil
+      })
+    // The subscribe body ran at once on the main actor and scheduled three blocks on the store's queue; the
+    // actor's next job is enqueued on the same queue, after them.
+    #expect(await store.received == [1, 2, 3])
+    subscription.dispose()
+  }
+}
