@@ -86,6 +86,23 @@ struct CombineLatestTests {
     #expect(objects.subscriberCount == 0 && numbers.subscriberCount == 0)
   }
 
+  @Test("a failed combineLatest releases its latest values and callbacks though its disposable is kept (guarantee 8)")
+  func terminalReleases() {
+    let tracker = LifetimeTracker()
+    let objects = Subject<Tracked, TestError>()
+    let numbers = Subject<Int, TestError>()
+    let disposable: any Disposable = {
+      let captured = tracker.make()
+      let disposable = objects.combineLatest(with: numbers).subscribeNext({ _ in _ = captured }, error: { _ in })
+      objects.sendNext(tracker.make())
+      return disposable
+    }()
+    numbers.sendError(TestError(code: 1))
+    #expect(tracker.liveCount == 0)
+    #expect(objects.subscriberCount == 0)
+    withExtendedLifetime(disposable) {}
+  }
+
   @Test("a downstream that stops early disposes both sides")
   func downstreamStop() {
     let numbers = Subject<Int, Never>()

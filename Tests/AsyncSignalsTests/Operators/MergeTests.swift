@@ -64,6 +64,22 @@ struct MergeTests {
     #expect(first.subscriberCount == 0 && second.subscriberCount == 0)
   }
 
+  @Test("a merge that completes releases its callbacks though its disposable is kept (guarantee 8)")
+  func mergeTerminalReleases() {
+    let tracker = LifetimeTracker()
+    let first = Subject<Int, Never>()
+    let second = Subject<Int, Never>()
+    let disposable: any Disposable = {
+      let captured = tracker.make()
+      return first.merge(second).subscribeNext { _ in _ = captured }
+    }()
+    first.sendCompleted()
+    #expect(tracker.liveCount == 1)
+    second.sendCompleted()
+    #expect(tracker.liveCount == 0)
+    withExtendedLifetime(disposable) {}
+  }
+
   @Test("a merge whose downstream stops early disposes every input")
   func mergeDownstreamStop() {
     let first = Subject<Int, Never>()
