@@ -195,7 +195,10 @@ struct MergeTests {
     let active = Subject<Int, Never>()
     let recorder: EventRecorder<Int, Never> = {
       let captured = tracker.make()
-      let waiting = Signal<Int, Never>.create { _ in _ = captured; return nil }
+      let waiting = Signal<Int, Never>.create { _ in
+        _ = captured
+        return nil
+      }
       let recorder = EventRecorder(outer.flatten(maxConcurrent: 1))
       outer.sendNext(active)
       outer.sendNext(waiting)

@@ -24,8 +24,14 @@ struct SampleTests {
   @Test("the source is subscribed to before the sampler")
   func subscriptionOrder() {
     let log = Locked<[String]>([])
-    let source = Signal<Int, Never>.create { _ in log.append("source"); return nil }
-    let sampler = Signal<Int, Never>.create { _ in log.append("sampler"); return nil }
+    let source = Signal<Int, Never>.create { _ in
+      log.append("source")
+      return nil
+    }
+    let sampler = Signal<Int, Never>.create { _ in
+      log.append("sampler")
+      return nil
+    }
     _ = EventRecorder(source.sample(sampler))
     #expect(log.value == ["source", "sampler"])
   }

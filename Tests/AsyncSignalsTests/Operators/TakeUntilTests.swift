@@ -33,8 +33,14 @@ struct TakeUntilTests {
   @Test("the trigger is subscribed to first; if it fires at once, the source is never subscribed to")
   func triggerFirst() {
     let log = Locked<[String]>([])
-    let source = Signal<Int, TestError>.create { _ in log.append("source"); return nil }
-    let trigger = Signal<Int, TestError>.create { _ in log.append("trigger"); return nil }
+    let source = Signal<Int, TestError>.create { _ in
+      log.append("source")
+      return nil
+    }
+    let trigger = Signal<Int, TestError>.create { _ in
+      log.append("trigger")
+      return nil
+    }
     _ = EventRecorder(source.take(until: trigger))
     #expect(log.value == ["trigger", "source"])
 
@@ -100,13 +106,14 @@ struct TakeUntilTests {
     let source = Subject<Int, Never>()
     let trigger = Subject<Int, Never>()
     let log = Locked<[String]>([])
-    source.take(until: trigger).subscribeNext({ value in
-      log.append("\(value)")
-      guard value == 1 else { return }
-      source.sendNext(2)  // sent before the trigger fires: forwarded, after this callback
-      trigger.sendNext(0)
-      source.sendNext(3)  // sent after: dropped
-    }, completed: { log.append("completed") })
+    source.take(until: trigger).subscribeNext(
+      { value in
+        log.append("\(value)")
+        guard value == 1 else { return }
+        source.sendNext(2)  // sent before the trigger fires: forwarded, after this callback
+        trigger.sendNext(0)
+        source.sendNext(3)  // sent after: dropped
+      }, completed: { log.append("completed") })
     source.sendNext(1)
     #expect(log.value == ["1", "2", "completed"])
     #expect(source.subscriberCount == 0 && trigger.subscriberCount == 0)

@@ -64,7 +64,8 @@ extension Signal {
   /// - Returns: The values of the chosen signal.
   /// - Note: ReactiveCocoa 2.5 `+if:then:else:`.
   public static func `if`(
-    _ condition: Signal<Bool, Failure>, then trueSignal: Signal<Value, Failure>, else falseSignal: Signal<Value, Failure>
+    _ condition: Signal<Bool, Failure>, then trueSignal: Signal<Value, Failure>,
+    else falseSignal: Signal<Value, Failure>
   ) -> Signal<Value, Failure> {
     condition.map { isTrue in isTrue ? trueSignal : falseSignal }.switchToLatest()
   }
