@@ -142,6 +142,23 @@ extension LockedState where State: OperatorState {
     return flow
   }
 
+  /// Applies `input` under the lock as `handle(_:)` does, and also returns the decision `input` made that the
+  /// caller must carry out with the lock released (for example: the next inner signal to subscribe to).
+  ///
+  /// - Returns: The decision, and the `Flow` answer `handle(_:)` would give.
+  @inlinable
+  func decide<Decision>(
+    _ input: (inout State) -> (Teardown<State.Output, State.Failure>, Decision)
+  ) -> (decision: Decision, flow: Flow) {
+    let (teardown, decision, delivery, flow) = withLock { state in
+      let (teardown, decision) = input(&state)
+      return (teardown, decision, state.outbox.claim(), state.outbox.isClosed ? Flow.stop : .proceed)
+    }
+    teardown.perform()
+    if let delivery { drain(delivery) }
+    return (decision, flow)
+  }
+
   /// Whether the operator has finished: nothing more will be sent downstream.
   @inlinable
   var isClosed: Bool {

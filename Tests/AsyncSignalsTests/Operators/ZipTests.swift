@@ -4,7 +4,7 @@ import Testing
 @testable import AsyncSignals
 
 @MainActor
-@Suite("zip(with:)")
+@Suite("zip: pairwise, 2…N heterogeneous signals, a collection")
 struct ZipTests {
   private func pairs(_ recorder: EventRecorder<(Int, String), TestError>) -> [String] {
     recorder.events.map { event in
@@ -108,5 +108,137 @@ struct ZipTests {
     numbers.sendNext(1)
     others.sendNext(1)
     #expect(log.value == ["start 1", "end 1", "start 2", "end 2"])
+  }
+
+  // MARK: Any arity (RAC's +zip:)
+
+  private func describe<T>(_ recorder: EventRecorder<T, TestError>) -> [String] {
+    recorder.events.map { event in
+      switch event {
+      case .next(let tuple): return "\(tuple)"
+      case .error(let error): return "\(error)"
+      case .completed: return "completed"
+      }
+    }
+  }
+
+  @Test("Signal.zip of three signals of different types sends flat tuples in index order (RAC's +zip:)")
+  func threeWay() {
+    let numbers = Subject<Int, TestError>()
+    let letters = Subject<String, TestError>()
+    let flags = Subject<Bool, TestError>()
+    let recorder = EventRecorder(Signal.zip(numbers, letters, flags))
+    numbers.sendNext(1)
+    numbers.sendNext(2)
+    letters.sendNext("a")
+    #expect(recorder.events.isEmpty)
+    flags.sendNext(true)
+    letters.sendNext("b")
+    flags.sendNext(false)
+    #expect(describe(recorder) == [#"(1, "a", true)"#, #"(2, "b", false)"#])
+  }
+
+  @Test("Signal.zip of six signals: every arity shares the engine; +zip:reduce: is a map on the tuple")
+  func sixWay() {
+    let signals = (0..<6).map { _ in Subject<Int, Never>() }
+    let sums = EventRecorder(
+      Signal.zip(signals[0], signals[1], signals[2], signals[3], signals[4], signals[5].map { "\($0)" })
+        .map { a, b, c, d, e, f in "\(a + b + c + d + e)/\(f)" })
+    for (index, signal) in signals.enumerated() { signal.sendNext(index) }
+    #expect(sums.values == ["10/5"])
+  }
+
+  @Test("Signal.zip completes when any input has completed with nothing left waiting (RAC's rule)")
+  func threeWayCompletion() {
+    let first = Subject<Int, TestError>()
+    let second = Subject<Int, TestError>()
+    let third = Subject<Int, TestError>()
+    let recorder = EventRecorder(Signal.zip(first, second, third))
+    first.sendNext(1)
+    first.sendNext(2)
+    second.sendNext(1)
+    second.sendCompleted()  // one value waits: not yet
+    #expect(!recorder.isTerminated)
+    third.sendNext(1)  // (1, 1, 1) uses it: second is exhausted
+    #expect(describe(recorder) == ["(1, 1, 1)", "completed"])
+    #expect(first.subscriberCount == 0 && third.subscriberCount == 0)
+  }
+
+  @Test("a failure of any input fails the result and disposes every other input")
+  func threeWayFailure() {
+    let first = Subject<Int, TestError>()
+    let second = Subject<String, TestError>()
+    let third = Subject<Double, TestError>()
+    let recorder = EventRecorder(Signal.zip(first, second, third))
+    first.sendNext(1)
+    third.sendError(TestError(code: 3))
+    #expect(describe(recorder) == ["TestError(3)"])
+    #expect(first.subscriberCount == 0 && second.subscriberCount == 0)
+  }
+
+  @Test("disposing the result disposes every input and releases the buffered values (guarantee 8)")
+  func threeWayDisposal() {
+    let tracker = LifetimeTracker()
+    let first = Subject<Tracked, Never>()
+    let second = Subject<Int, Never>()
+    let third = Subject<Int, Never>()
+    let disposable: any Disposable = {
+      let captured = tracker.make()
+      let disposable = Signal.zip(first, second, third).subscribeNext { _ in _ = captured }
+      first.sendNext(tracker.make())  // waits in the buffer
+      return disposable
+    }()
+    #expect(tracker.liveCount == 2)
+    disposable.dispose()
+    #expect(tracker.liveCount == 0)
+    #expect(first.subscriberCount == 0 && second.subscriberCount == 0 && third.subscriberCount == 0)
+  }
+
+  @Test("an input that fails while it is subscribed to ends the result before the later inputs are subscribed")
+  func earlyFailureSkipsLaterInputs() {
+    let later = Subject<Int, TestError>()
+    let recorder = EventRecorder(Signal.zip(Signal<Int, TestError>.error(TestError(code: 1)), later))
+    #expect(recorder.errors == [TestError(code: 1)])
+    #expect(later.subscriberCount == 0)
+  }
+
+  @Test("a downstream that stops after the first tuple disposes every input")
+  func downstreamStop() {
+    let first = Subject<Int, Never>()
+    let second = Subject<Int, Never>()
+    let recorder = EventRecorder(first.zip(with: second).firstValues(1).map { "\($0)\($1)" })
+    first.sendNext(1)
+    second.sendNext(2)
+    #expect(recorder.events == [.next("12"), .completed])
+    #expect(first.subscriberCount == 0 && second.subscriberCount == 0)
+  }
+
+  @Test("zip of a collection sends arrays in collection order (RAC's +zip: on an array)")
+  func collection() {
+    let signals = [Subject<Int, TestError>(), Subject<Int, TestError>(), Subject<Int, TestError>()]
+    let recorder = EventRecorder(Signal.zip(signals))
+    signals[2].sendNext(30)
+    signals[0].sendNext(10)
+    signals[0].sendNext(11)
+    signals[1].sendNext(20)
+    signals[2].sendNext(31)
+    signals[1].sendNext(21)
+    signals[0].sendCompleted()
+    #expect(recorder.events == [.next([10, 20, 30]), .next([11, 21, 31]), .completed])
+    #expect(signals.allSatisfy { $0.subscriberCount == 0 })
+  }
+
+  @Test("zip of an empty collection completes at once (RAC: +zip: of nothing is empty)")
+  func emptyCollection() {
+    let recorder = EventRecorder(Signal<Int, TestError>.zip([]))
+    #expect(recorder.events == [.completed])
+  }
+
+  @Test("zip of a collection copies it when called")
+  func collectionCopied() {
+    var signals = [Signal<Int, Never>.return(1)]
+    let zipped = Signal.zip(signals)
+    signals.append(.return(2))
+    #expect(EventRecorder(zipped).events == [.next([1]), .completed])
   }
 }

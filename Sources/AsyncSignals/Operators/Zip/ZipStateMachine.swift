@@ -1,120 +1,80 @@
-/// What `zip` must do for each input. Pure: no locks, no callouts.
-@usableFromInline
-struct ZipStateMachine<Left: Sendable, Right: Sendable, Failure: Error>: OperatorState, Sendable {
-  @usableFromInline
-  typealias Output = (Left, Right)
+/// What `zip` must do for each input, at any arity. Pure: no locks, no callouts.
+///
+/// RAC's rules: the n-th values of all the inputs make the n-th output, each value is used once, and the
+/// result completes as soon as an input has completed with nothing left waiting in its buffer (its values
+/// can never all be paired). The first failure fails it.
+struct ZipStateMachine<Buffers: InputBuffers, Failure: Error>: CombiningStateMachine {
+  typealias Output = Buffers.Output
 
-  @usableFromInline
   var outbox: Outbox<Output, Failure>
-  @usableFromInline
-  var left = Ring<Left>()
-  @usableFromInline
-  var right = Ring<Right>()
-  @usableFromInline
-  var leftCompleted = false
-  @usableFromInline
-  var rightCompleted = false
-  @usableFromInline
-  var leftSubscription: (any Disposable)?
-  @usableFromInline
-  var rightSubscription: (any Disposable)?
+  private var buffers: Buffers
+  /// How many values wait in each input's buffer.
+  private var waiting: [Int]
+  /// How many inputs have an empty buffer: an output is due when none has.
+  private var emptyInputs: Int
+  private var inputs: InputSubscriptions
 
-  @inlinable
-  init(_ observer: Observer<Output, Failure>) {
+  init(buffers: Buffers, inputCount: Int, observer: Observer<Output, Failure>) {
     outbox = Outbox(observer)
+    self.buffers = buffers
+    waiting = Array(repeating: 0, count: inputCount)
+    emptyInputs = inputCount
+    inputs = InputSubscriptions(count: inputCount)
   }
 
-  @usableFromInline
-  var isFinished: Bool { outbox.isClosed }
+  private var isFinished: Bool { outbox.isClosed }
 
-  @inlinable
-  mutating func receivedLeft(_ value: Left) -> Teardown<Output, Failure> {
+  mutating func receivedValue(at index: Int, _ store: (inout Buffers) -> Void) -> Teardown<Output, Failure> {
     guard !isFinished else { return Teardown() }
-    guard let partner = right.popFirst() else {
-      left.append(value)
-      return Teardown()
+    store(&buffers)
+    waiting[index] += 1
+    if waiting[index] == 1 { emptyInputs -= 1 }
+    guard emptyInputs == 0 else { return Teardown() }
+    for input in waiting.indices {
+      waiting[input] -= 1
+      if waiting[input] == 0 { emptyInputs += 1 }
     }
-    outbox.send(.next((value, partner)))
+    outbox.send(.next(buffers.popFirst()))
     return completeIfExhausted()
   }
 
-  @inlinable
-  mutating func receivedRight(_ value: Right) -> Teardown<Output, Failure> {
-    guard !isFinished else { return Teardown() }
-    guard let partner = left.popFirst() else {
-      right.append(value)
-      return Teardown()
-    }
-    outbox.send(.next((partner, value)))
+  mutating func inputCompleted(at index: Int) -> Teardown<Output, Failure> {
+    inputs.completed(at: index)
     return completeIfExhausted()
   }
 
-  @inlinable
-  mutating func leftCompletedUpstream() -> Teardown<Output, Failure> {
-    leftCompleted = true
-    leftSubscription = nil
-    return completeIfExhausted()
-  }
-
-  @inlinable
-  mutating func rightCompletedUpstream() -> Teardown<Output, Failure> {
-    rightCompleted = true
-    rightSubscription = nil
-    return completeIfExhausted()
-  }
-
-  @inlinable
-  mutating func attachedLeft(_ disposable: any Disposable) -> Teardown<Output, Failure> {
-    guard isFinished || leftCompleted else {
-      leftSubscription = disposable
-      return Teardown()
-    }
+  mutating func attachedInput(at index: Int, _ disposable: any Disposable) -> Teardown<Output, Failure> {
     var teardown = Teardown<Output, Failure>()
-    teardown.dispose(disposable)
+    inputs.attached(at: index, disposable, isFinished: isFinished, into: &teardown)
     return teardown
   }
 
-  @inlinable
-  mutating func attachedRight(_ disposable: any Disposable) -> Teardown<Output, Failure> {
-    guard isFinished || rightCompleted else {
-      rightSubscription = disposable
-      return Teardown()
+  /// RAC's rule: complete once an input has completed and has nothing left waiting for its partners.
+  private mutating func completeIfExhausted() -> Teardown<Output, Failure> {
+    for input in waiting.indices where inputs.isCompleted[input] && waiting[input] == 0 {
+      return finish(.completed)
     }
-    var teardown = Teardown<Output, Failure>()
-    teardown.dispose(disposable)
-    return teardown
+    return Teardown()
   }
 
-  /// RAC's rule: complete once a side has completed and has nothing left waiting for a partner.
-  @inlinable
-  mutating func completeIfExhausted() -> Teardown<Output, Failure> {
-    guard (leftCompleted && left.isEmpty) || (rightCompleted && right.isEmpty) else { return Teardown() }
-    return finish(.completed)
-  }
-
-  @inlinable
   mutating func finish(_ event: Event<Output, Failure>) -> Teardown<Output, Failure> {
     guard !isFinished else { return Teardown() }
     outbox.send(event)
     return releaseUpstreams()
   }
 
-  @inlinable
   mutating func stop() -> Teardown<Output, Failure> {
     var teardown = releaseUpstreams()
     teardown.observer = outbox.close()
     return teardown
   }
 
-  @inlinable
-  mutating func releaseUpstreams() -> Teardown<Output, Failure> {
+  private mutating func releaseUpstreams() -> Teardown<Output, Failure> {
     var teardown = Teardown<Output, Failure>()
-    teardown.dispose(leftSubscription)
-    teardown.dispose(rightSubscription)
-    leftSubscription = nil
-    rightSubscription = nil
-    left.removeAll()
-    right.removeAll()
+    inputs.removeAll(into: &teardown)
+    buffers.removeAll()
+    for input in waiting.indices { waiting[input] = 0 }
+    emptyInputs = waiting.count
     return teardown
   }
 }

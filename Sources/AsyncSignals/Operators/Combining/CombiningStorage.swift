@@ -1,0 +1,130 @@
+// The engine shared by `zip` and `combineLatest`, at every arity.
+//
+// Both operators subscribe to N inputs, store each input's values in a typed buffer (`InputBuffers`), and turn
+// one value of every input into an output; they differ only in their rules (zip uses each value once and
+// completes when an input is exhausted; combineLatest reuses the latest values and completes when every input
+// has), which live in their pure state machines (`ZipStateMachine`, `CombineLatestStateMachine`). This file
+// holds what the rules share: the subscriptions of the inputs, and the storage that owns the lock and performs
+// every subscribe and dispose with it released.
+
+/// The rules of an operator over N inputs whose values wait in ``InputBuffers``. Pure: no locks, no callouts.
+protocol CombiningStateMachine: OperatorState, Sendable {
+  associatedtype Buffers: InputBuffers where Buffers.Output == Output
+
+  init(buffers: Buffers, inputCount: Int, observer: Observer<Output, Failure>)
+
+  /// Input `index` sent a value; `store` appends it to that input's buffer, if the rules want it kept.
+  mutating func receivedValue(at index: Int, _ store: (inout Buffers) -> Void) -> Teardown<Output, Failure>
+
+  /// Input `index` completed.
+  mutating func inputCompleted(at index: Int) -> Teardown<Output, Failure>
+
+  /// The subscription to input `index` has been made.
+  mutating func attachedInput(at index: Int, _ disposable: any Disposable) -> Teardown<Output, Failure>
+
+  /// Queues a terminal event (an input's failure) and tears everything down.
+  mutating func finish(_ event: Event<Output, Failure>) -> Teardown<Output, Failure>
+}
+
+/// The subscriptions of N inputs, and which of them have completed. Part of a state machine's state.
+struct InputSubscriptions: Sendable {
+  private var disposables: [(any Disposable)?]
+  /// Whether each input has completed.
+  private(set) var isCompleted: [Bool]
+
+  init(count: Int) {
+    disposables = Array(repeating: nil, count: count)
+    isCompleted = Array(repeating: false, count: count)
+  }
+
+  /// Keeps the subscription to input `index`, unless that input or the whole operator has already ended: then
+  /// it goes into `teardown`.
+  mutating func attached<Output, Failure>(
+    at index: Int, _ disposable: any Disposable, isFinished: Bool, into teardown: inout Teardown<Output, Failure>
+  ) {
+    if isFinished || isCompleted[index] {
+      teardown.dispose(disposable)
+    } else {
+      disposables[index] = disposable
+    }
+  }
+
+  /// Records the completion of input `index`; its subscription has ended by itself.
+  mutating func completed(at index: Int) {
+    isCompleted[index] = true
+    disposables[index] = nil
+  }
+
+  /// Moves every live subscription into `teardown`.
+  mutating func removeAll<Output, Failure>(into teardown: inout Teardown<Output, Failure>) {
+    for index in disposables.indices {
+      teardown.dispose(disposables[index])
+      disposables[index] = nil
+    }
+  }
+}
+
+/// Owns the lock of a `zip` or `combineLatest` subscription and performs every effect with it released.
+final class CombiningStorage<Machine: CombiningStateMachine>: Disposable {
+  private let state: LockedState<Machine>  // guards all mutable state of the operator, input buffers included
+
+  init(_ machine: Machine) {
+    state = LockedState(machine)
+  }
+
+  var isDisposed: Bool { state.isClosed }
+
+  func dispose() {
+    state.handle { $0.stop() }
+  }
+
+  /// Subscribes to input `index`, whose values `store` appends to its buffer (called under the lock).
+  ///
+  /// - Returns: Whether the operator is still open; once it is not, the caller subscribes to no more inputs.
+  func attachInput<Value>(
+    at index: Int, _ signal: Signal<Value, Machine.Failure>,
+    store: @escaping @Sendable (inout Machine.Buffers, Value) -> Void
+  ) -> Bool {
+    let subscription = signal.attach { event in
+      switch event {
+      case .next(let value): self.state.handle { $0.receivedValue(at: index) { store(&$0, value) } }
+      case .error(let error): self.state.handle { $0.finish(.error(error)) }
+      case .completed: self.state.handle { $0.inputCompleted(at: index) }
+      }
+    }
+    return state.handle { $0.attachedInput(at: index, subscription) } == .proceed
+  }
+
+  /// Subscribes the operator `Machine` to heterogeneous inputs, in order, stopping early if it ends meanwhile.
+  static func attach<each Element>(
+    _ signals: repeat Signal<each Element, Machine.Failure>,
+    observer: Observer<(repeat each Element), Machine.Failure>
+  ) -> any Disposable where Machine.Buffers == PackBuffers<repeat each Element> {
+    let buffers = PackBuffers<repeat each Element>()
+    var count = 0
+    for _ in repeat each signals { count += 1 }
+    let storage = CombiningStorage(Machine(buffers: buffers, inputCount: count, observer: observer))
+    var index = 0
+    var isOpen = true
+    for (signal, slot) in repeat (each signals, each buffers.slots) {
+      if isOpen {
+        isOpen = storage.attachInput(at: index, signal) { _, value in slot.ring.append(value) }
+      }
+      index += 1
+    }
+    return storage
+  }
+
+  /// Subscribes the operator `Machine` to a collection of inputs of one type, in order, stopping early if it
+  /// ends meanwhile.
+  static func attach<Element>(
+    _ signals: [Signal<Element, Machine.Failure>], observer: Observer<[Element], Machine.Failure>
+  ) -> any Disposable where Machine.Buffers == ArrayBuffers<Element> {
+    let machine = Machine(buffers: ArrayBuffers(count: signals.count), inputCount: signals.count, observer: observer)
+    let storage = CombiningStorage(machine)
+    for (index, signal) in signals.enumerated() {
+      guard storage.attachInput(at: index, signal, store: { $0.append($1, at: index) }) else { break }
+    }
+    return storage
+  }
+}

@@ -1,0 +1,77 @@
+/// Performs `merge`, `flatten(maxConcurrent:)` and `concat` of signals: owns the lock, and subscribes to the
+/// inner signals the state machine admits, with the lock released.
+final class MergeStorage<Value: Sendable, Failure: Error>: Disposable {
+  typealias Start = MergeStateMachine<Value, Failure>.Start
+
+  private let state: LockedState<MergeStateMachine<Value, Failure>>  // guards every decision of the operator
+
+  private init(limit: Int, observer: Observer<Value, Failure>) {
+    state = LockedState(MergeStateMachine(limit: limit, observer: observer))
+  }
+
+  /// Merges the inner signals that `outer` sends, at most `limit` at a time.
+  static func attach(
+    outer: Signal<Signal<Value, Failure>, Failure>, limit: Int, observer: Observer<Value, Failure>
+  ) -> any Disposable {
+    let storage = MergeStorage(limit: limit, observer: observer)
+    let subscription = outer.attach { event in
+      switch event {
+      case .next(let signal): return storage.receivedInner(signal)
+      case .error(let error): return storage.state.handle { $0.finish(.error(error)) }
+      case .completed: return storage.state.handle { $0.outerCompleted() }
+      }
+    }
+    storage.state.handle { $0.attachedOuter(subscription) }
+    return storage
+  }
+
+  /// Merges `signals`, at most `limit` at a time, as if an outer signal sent them all and completed.
+  static func attach(
+    _ signals: [Signal<Value, Failure>], limit: Int, observer: Observer<Value, Failure>
+  ) -> any Disposable {
+    let storage = MergeStorage(limit: limit, observer: observer)
+    for signal in signals {
+      guard storage.receivedInner(signal) == .proceed else { return storage }
+    }
+    storage.state.handle { $0.outerCompleted() }
+    return storage
+  }
+
+  var isDisposed: Bool { state.isClosed }
+
+  func dispose() {
+    state.handle { $0.stop() }
+  }
+
+  private func receivedInner(_ signal: Signal<Value, Failure>) -> Flow {
+    let (start, flow) = state.decide { $0.receivedInner(signal) }
+    guard let start else { return flow }
+    return subscribe(from: start)
+  }
+
+  /// The trampoline: subscribes to `first`, then to each inner signal the state machine admits next, in a
+  /// loop rather than by recursion. Returns whether the operator is still open.
+  private func subscribe(from first: Start) -> Flow {
+    var start: Start? = first
+    var flow = Flow.proceed
+    while let current = start {
+      let inner = current.inner
+      let subscription = current.signal.attach { event in self.received(event, from: inner) }
+      (start, flow) = state.decide { $0.attachedInner(inner, subscription) }
+    }
+    return flow
+  }
+
+  private func received(_ event: Event<Value, Failure>, from inner: InnerSubscription) -> Flow {
+    switch event {
+    case .next(let value):
+      return state.update { $0.outbox.send(.next(value)) }
+    case .error(let error):
+      return state.handle { $0.finish(.error(error)) }
+    case .completed:
+      let (start, flow) = state.decide { $0.innerCompleted(inner) }
+      if let start { _ = subscribe(from: start) }
+      return flow
+    }
+  }
+}

@@ -1,0 +1,87 @@
+extension Signal {
+  /// The values of this signal and of `other`, interleaved as they arrive.
+  ///
+  /// Both are subscribed to at once, this one first. The result completes when both have completed, fails
+  /// with the first failure, and disposes both subscriptions when it ends or is disposed.
+  ///
+  /// ```swift
+  /// let taps = leftButtonTaps.merge(rightButtonTaps)
+  /// ```
+  ///
+  /// - Parameter other: The signal merged with this one.
+  /// - Returns: The merged signal.
+  /// - Note: ReactiveCocoa 2.5 `-merge:` (`+merge:` of the two signals, as in RAC).
+  public func merge(_ other: Signal<Value, Failure>) -> Signal<Value, Failure> {
+    Signal.merge([self, other])
+  }
+
+  /// The values of all of `signals`, interleaved as they arrive.
+  ///
+  /// Every signal is subscribed to at once, in collection order; the collection is copied when this method is
+  /// called. The result completes when all of them have completed (at once for an empty collection), fails
+  /// with the first failure, and disposes every subscription when it ends or is disposed.
+  ///
+  /// ```swift
+  /// let anyChange = Signal.merge([nameChanges, emailChanges, passwordChanges])
+  /// ```
+  ///
+  /// - Parameter signals: The signals to merge.
+  /// - Returns: The merged signal.
+  /// - Note: ReactiveCocoa 2.5 `+merge:`, which also copies the collection eagerly.
+  public static func merge(_ signals: some Sequence<Signal<Value, Failure>>) -> Signal<Value, Failure> {
+    let signals = Array(signals)
+    return AnonymousSignal { observer in
+      MergeStorage.attach(signals, limit: .max, observer: observer)
+    }
+  }
+
+  /// Merges the inner signals this signal sends: the values of every inner signal, interleaved as they arrive.
+  ///
+  /// Each inner signal is subscribed to as soon as it arrives. The result completes when this signal and
+  /// every inner signal have completed, fails with the first failure of any of them, and disposes every
+  /// subscription when it ends or is disposed.
+  ///
+  /// ```swift
+  /// let results = queries.map { query in search(query) }.flatten()  // the same as flattenMap
+  /// ```
+  ///
+  /// - Returns: The merged signal.
+  /// - Note: ReactiveCocoa 2.5 `-flatten` (RACStream), an unbounded merge for signals. RAC builds it on
+  ///   `-flattenMap:`; this is ``flatten(maxConcurrent:)`` with no limit. RAC skips `nil` inner signals;
+  ///   Swift has none.
+  public func flatten<Inner: Sendable>() -> Signal<Inner, Failure> where Value == Signal<Inner, Failure> {
+    let outer = self
+    return AnonymousSignal { observer in
+      MergeStorage.attach(outer: outer, limit: .max, observer: observer)
+    }
+  }
+
+  /// Merges the inner signals this signal sends, with at most `maxConcurrent` of them subscribed at once.
+  ///
+  /// An inner signal that arrives while `maxConcurrent` are active waits, in arrival order, until one of them
+  /// completes. `maxConcurrent == 1` subscribes to them one after the other (``concat()``); `0` means no
+  /// limit, as in RAC (``flatten()``). The result completes when this signal and every inner signal have
+  /// completed, fails with the first failure, and disposes every subscription — and drops the waiting
+  /// signals — when it ends or is disposed. However many inner signals complete synchronously as they are
+  /// subscribed to, the next one is subscribed from a loop, not from inside the previous subscription, so
+  /// the stack stays flat.
+  ///
+  /// ```swift
+  /// let downloads = urls.map { url in download(url) }.flatten(maxConcurrent: 4)
+  /// ```
+  ///
+  /// - Parameter maxConcurrent: The most inner signals subscribed at once; `0` for no limit. Must not be
+  ///   negative.
+  /// - Returns: The merged signal.
+  /// - Note: ReactiveCocoa 2.5 `-flatten:`. RAC subscribes to the next waiting signal from inside the
+  ///   completion of the previous one, so its stack grows with each inner signal that completes synchronously.
+  public func flatten<Inner: Sendable>(maxConcurrent: Int) -> Signal<Inner, Failure>
+  where Value == Signal<Inner, Failure> {
+    precondition(maxConcurrent >= 0, "flatten(maxConcurrent:): maxConcurrent must not be negative")
+    let outer = self
+    let limit = maxConcurrent == 0 ? Int.max : maxConcurrent
+    return AnonymousSignal { observer in
+      MergeStorage.attach(outer: outer, limit: limit, observer: observer)
+    }
+  }
+}

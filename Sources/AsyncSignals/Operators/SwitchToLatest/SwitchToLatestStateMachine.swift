@@ -1,0 +1,92 @@
+/// What `switchToLatest` must do for each input. Pure: no locks, no callouts.
+///
+/// RAC's rules: only the latest inner signal is followed; when a new one arrives, the previous one is
+/// disposed and anything it still sends (from another thread, racing the switch) is dropped. The result
+/// completes when the outer signal and the latest inner signal have completed, and fails with the first
+/// failure of the outer signal or of the inner signal being followed.
+struct SwitchToLatestStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendable {
+  typealias Output = Value
+
+  var outbox: Outbox<Value, Failure>
+  private var outer: (any Disposable)?
+  private var outerEnded = false
+  /// The latest inner subscription, while it is live: at most one member.
+  private var latest = InnerSubscriptions()
+
+  init(_ observer: Observer<Value, Failure>) {
+    outbox = Outbox(observer)
+  }
+
+  private var isFinished: Bool { outbox.isClosed }
+
+  mutating func attachedOuter(_ disposable: any Disposable) -> Teardown<Value, Failure> {
+    guard isFinished || outerEnded else {
+      outer = disposable
+      return Teardown()
+    }
+    var teardown = Teardown<Value, Failure>()
+    teardown.dispose(disposable)
+    return teardown
+  }
+
+  /// A new inner signal arrived: it replaces the latest one, which is disposed.
+  ///
+  /// - Returns: The teardown, and whether the caller must subscribe to the new inner signal.
+  mutating func receivedInner(_ inner: InnerSubscription) -> (Teardown<Value, Failure>, Bool) {
+    guard !isFinished else { return (Teardown(), false) }
+    var teardown = Teardown<Value, Failure>()
+    latest.removeAll(into: &teardown)
+    latest.insert(inner)
+    return (teardown, true)
+  }
+
+  mutating func attachedInner(_ inner: InnerSubscription, _ disposable: any Disposable) -> Teardown<Value, Failure> {
+    var teardown = Teardown<Value, Failure>()
+    if !latest.attached(inner, disposable) { teardown.dispose(disposable) }
+    return teardown
+  }
+
+  mutating func receivedValue(_ value: Value, from inner: InnerSubscription) {
+    guard latest.contains(inner) else { return }
+    outbox.send(.next(value))
+  }
+
+  mutating func innerFailed(_ inner: InnerSubscription, _ error: Failure) -> Teardown<Value, Failure> {
+    guard latest.contains(inner) else { return Teardown() }
+    return finish(.error(error))
+  }
+
+  mutating func innerCompleted(_ inner: InnerSubscription) -> Teardown<Value, Failure> {
+    guard latest.contains(inner) else { return Teardown() }
+    latest.remove(inner)
+    return outerEnded ? finish(.completed) : Teardown()
+  }
+
+  mutating func outerCompleted() -> Teardown<Value, Failure> {
+    outerEnded = true
+    outer = nil
+    return latest.isEmpty ? finish(.completed) : Teardown()
+  }
+
+  /// Queues the terminal event and tears everything down.
+  mutating func finish(_ event: Event<Value, Failure>) -> Teardown<Value, Failure> {
+    guard !isFinished else { return Teardown() }
+    outbox.send(event)
+    return releaseUpstreams()
+  }
+
+  mutating func stop() -> Teardown<Value, Failure> {
+    var teardown = releaseUpstreams()
+    teardown.observer = outbox.close()
+    return teardown
+  }
+
+  private mutating func releaseUpstreams() -> Teardown<Value, Failure> {
+    var teardown = Teardown<Value, Failure>()
+    teardown.dispose(outer)
+    outer = nil
+    outerEnded = true
+    latest.removeAll(into: &teardown)
+    return teardown
+  }
+}

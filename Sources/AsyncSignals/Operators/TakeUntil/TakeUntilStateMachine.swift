@@ -1,0 +1,118 @@
+/// What `take(until:)` and `take(untilReplacement:)` must do for each input. Pure: no locks, no callouts.
+///
+/// Both forward a source until a second signal (the trigger) speaks, and both subscribe to the trigger first.
+/// `take(until:)` then completes (`Mode.complete`); `take(untilReplacement:)` disposes the source and forwards
+/// the replacement from then on (`Mode.replace`), and never lets the source's completion through.
+struct TakeUntilStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendable {
+  typealias Output = Value
+
+  enum Mode: Sendable {
+    /// `take(until:)`: the trigger's first value or completion completes the result.
+    case complete
+    /// `take(untilReplacement:)`: the trigger's first event replaces the source.
+    case replace
+  }
+
+  var outbox: Outbox<Value, Failure>
+  private let mode: Mode
+  private var source: (any Disposable)?
+  /// The source has ended: completed (swallowed in `.replace` mode) or replaced.
+  private var sourceEnded = false
+  private var trigger: (any Disposable)?
+
+  init(mode: Mode, observer: Observer<Value, Failure>) {
+    self.mode = mode
+    outbox = Outbox(observer)
+  }
+
+  private var isFinished: Bool { outbox.isClosed }
+
+  mutating func attachedTrigger(_ disposable: any Disposable) -> Teardown<Value, Failure> {
+    guard isFinished else {
+      trigger = disposable
+      return Teardown()
+    }
+    var teardown = Teardown<Value, Failure>()
+    teardown.dispose(disposable)
+    return teardown
+  }
+
+  mutating func attachedSource(_ disposable: any Disposable) -> Teardown<Value, Failure> {
+    guard isFinished || sourceEnded else {
+      source = disposable
+      return Teardown()
+    }
+    var teardown = Teardown<Value, Failure>()
+    teardown.dispose(disposable)
+    return teardown
+  }
+
+  // MARK: The source
+
+  mutating func receivedValue(_ value: Value) {
+    guard !sourceEnded else { return }
+    outbox.send(.next(value))
+  }
+
+  mutating func sourceFailed(_ error: Failure) -> Teardown<Value, Failure> {
+    guard !sourceEnded else { return Teardown() }
+    return finish(.error(error))
+  }
+
+  mutating func sourceCompleted() -> Teardown<Value, Failure> {
+    guard !sourceEnded else { return Teardown() }
+    switch mode {
+    case .complete:
+      return finish(.completed)
+    case .replace:
+      // RAC's `[self concat:[RACSignal never]]`: only the replacement ends the result.
+      sourceEnded = true
+      source = nil
+      return Teardown()
+    }
+  }
+
+  // MARK: The trigger
+
+  /// `take(until:)`'s trigger sent a value or completed.
+  mutating func triggerFired() -> Teardown<Value, Failure> {
+    finish(.completed)
+  }
+
+  /// `take(untilReplacement:)`'s replacement sent `event`: the source is disposed at its first event.
+  mutating func replacementSent(_ event: Event<Value, Failure>) -> Teardown<Value, Failure> {
+    guard !isFinished else { return Teardown() }
+    if event.isTerminating { return finish(event) }
+    var teardown = Teardown<Value, Failure>()
+    if !sourceEnded {
+      sourceEnded = true
+      teardown.dispose(source)
+      source = nil
+    }
+    outbox.send(event)
+    return teardown
+  }
+
+  /// Queues the terminal event and tears everything down.
+  mutating func finish(_ event: Event<Value, Failure>) -> Teardown<Value, Failure> {
+    guard !isFinished else { return Teardown() }
+    outbox.send(event)
+    return releaseUpstreams()
+  }
+
+  mutating func stop() -> Teardown<Value, Failure> {
+    var teardown = releaseUpstreams()
+    teardown.observer = outbox.close()
+    return teardown
+  }
+
+  private mutating func releaseUpstreams() -> Teardown<Value, Failure> {
+    var teardown = Teardown<Value, Failure>()
+    teardown.dispose(source)
+    teardown.dispose(trigger)
+    source = nil
+    trigger = nil
+    sourceEnded = true
+    return teardown
+  }
+}

@@ -1,0 +1,55 @@
+/// Performs `take(until:)` and `take(untilReplacement:)`: owns the lock, and subscribes and disposes with it
+/// released.
+final class TakeUntilStorage<Value: Sendable, Failure: Error>: Disposable {
+  private let state: LockedState<TakeUntilStateMachine<Value, Failure>>  // guards every decision
+
+  private init(mode: TakeUntilStateMachine<Value, Failure>.Mode, observer: Observer<Value, Failure>) {
+    state = LockedState(TakeUntilStateMachine(mode: mode, observer: observer))
+  }
+
+  /// `take(until:)`: subscribes to `trigger`, then — unless it has already fired — to `source`.
+  static func attach<Trigger>(
+    _ source: Signal<Value, Failure>, until trigger: Signal<Trigger, Failure>,
+    observer: Observer<Value, Failure>
+  ) -> any Disposable {
+    let storage = TakeUntilStorage(mode: .complete, observer: observer)
+    let triggerSubscription = trigger.attach { event in
+      switch event {
+      case .next, .completed: return storage.state.handle { $0.triggerFired() }
+      case .error(let error): return storage.state.handle { $0.finish(.error(error)) }
+      }
+    }
+    return storage.attachSource(source, after: triggerSubscription)
+  }
+
+  /// `take(untilReplacement:)`: subscribes to `replacement`, then — unless it has already sent — to `source`.
+  static func attach(
+    _ source: Signal<Value, Failure>, untilReplacement replacement: Signal<Value, Failure>,
+    observer: Observer<Value, Failure>
+  ) -> any Disposable {
+    let storage = TakeUntilStorage(mode: .replace, observer: observer)
+    let replacementSubscription = replacement.attach { event in
+      storage.state.handle { $0.replacementSent(event) }
+    }
+    return storage.attachSource(source, after: replacementSubscription)
+  }
+
+  private func attachSource(_ source: Signal<Value, Failure>, after trigger: any Disposable) -> any Disposable {
+    guard state.handle({ $0.attachedTrigger(trigger) }) == .proceed else { return self }
+    let subscription = source.attach { event in
+      switch event {
+      case .next(let value): return self.state.update { $0.receivedValue(value) }
+      case .error(let error): return self.state.handle { $0.sourceFailed(error) }
+      case .completed: return self.state.handle { $0.sourceCompleted() }
+      }
+    }
+    state.handle { $0.attachedSource(subscription) }
+    return self
+  }
+
+  var isDisposed: Bool { state.isClosed }
+
+  func dispose() {
+    state.handle { $0.stop() }
+  }
+}
