@@ -107,6 +107,7 @@ extension Signal {
   }
 
   /// Runs `attach` now if a scheduler is current, otherwise on the background scheduler (guarantee 5).
+  @usableFromInline
   static func attachOnSubscriptionScheduler(
     _ observer: Observer<Value, Failure>,
     _ attach: @escaping @Sendable (Observer<Value, Failure>) -> any Disposable

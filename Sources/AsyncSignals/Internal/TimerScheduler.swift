@@ -5,15 +5,20 @@
 /// queue's, inside a scheduler's block that scheduler), or, where none is current, to a private serial
 /// background scheduler made for the subscription. The private scheduler is made on first use, so that a
 /// subscription whose events always arrive on a scheduler never creates a queue.
+@usableFromInline
 struct TimerScheduler: Sendable {
-  private let given: (any Scheduler)?
+  @usableFromInline
+  let given: (any Scheduler)?
   /// The private background scheduler of one subscription, made on first use.
-  private let fallback: LockedState<QueueScheduler?>?  // guarded by: its own lock
-  private let name: String
+  @usableFromInline
+  let fallback: LockedState<QueueScheduler?>?  // guarded by: its own lock
+  @usableFromInline
+  let name: String
 
   /// - Parameters:
   ///   - given: The scheduler passed to the operator, or `nil` for RAC's rule.
   ///   - name: The label of the private scheduler, should one be needed.
+  @inlinable
   init(_ given: (any Scheduler)?, name: String) {
     self.given = given
     self.fallback = given == nil ? LockedState(nil) : nil
@@ -21,6 +26,7 @@ struct TimerScheduler: Sendable {
   }
 
   /// The scheduler for a timer started now. Call it on the thread where the event arrived.
+  @inlinable
   func resolve() -> any Scheduler {
     if let given { return given }
     if let current = CurrentScheduler.scheduler { return current }

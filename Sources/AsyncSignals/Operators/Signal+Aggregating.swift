@@ -19,6 +19,7 @@ extension Signal {
   ///
   /// - Returns: A signal of one array.
   /// - Note: ReactiveCocoa 2.5 `-collect` (Swift arrays hold `nil` as is: there is no `NSNull`).
+  @inlinable
   public func collect() -> Signal<[Value], Failure> {
     AnonymousSignal(nameSource: derivedName("collect()")) { observer in
       let values = ObserverState<[Value]>([])
@@ -53,6 +54,7 @@ extension Signal {
   /// - Parameter count: How many values to keep; must not be negative.
   /// - Returns: A signal of the last `count` values.
   /// - Note: ReactiveCocoa 2.5 `-takeLast:`.
+  @inlinable
   public func takeLast(_ count: Int) -> Signal<Value, Failure> {
     precondition(count >= 0, "takeLast(_:): count must not be negative")
     return AnonymousSignal(nameSource: derivedName("takeLast(\(count))")) { observer in
@@ -96,6 +98,7 @@ extension Signal {
   ///   - nextPartialResult: Combines the result so far with a value.
   /// - Returns: A signal of the final result.
   /// - Note: ReactiveCocoa 2.5 `-aggregateWithStart:reduce:`.
+  @inlinable
   public func aggregate<Result: Sendable>(
     _ initial: Result, _ nextPartialResult: @escaping @Sendable (Result, Value) -> Result
   ) -> Signal<Result, Failure> {
@@ -117,6 +120,7 @@ extension Signal {
   ///   - nextPartialResult: Combines the result so far with a value and its index.
   /// - Returns: A signal of the final result.
   /// - Note: ReactiveCocoa 2.5 `-aggregateWithStart:reduceWithIndex:`.
+  @inlinable
   public func aggregate<Result: Sendable>(
     _ initial: Result, withIndex nextPartialResult: @escaping @Sendable (Result, Value, Int) -> Result
   ) -> Signal<Result, Failure> {
@@ -140,6 +144,7 @@ extension Signal {
   ///   - nextPartialResult: Combines the result so far with a value.
   /// - Returns: A signal of the final result.
   /// - Note: ReactiveCocoa 2.5 `-aggregateWithStartFactory:reduce:`.
+  @inlinable
   public func aggregate<Result: Sendable>(
     startFactory: @escaping @Sendable () -> Result, _ nextPartialResult: @escaping @Sendable (Result, Value) -> Result
   ) -> Signal<Result, Failure> {
@@ -148,7 +153,8 @@ extension Signal {
     }
   }
 
-  private func aggregate<Result: Sendable>(
+  @inlinable
+  func aggregate<Result: Sendable>(
     makeInitial: @escaping @Sendable () -> Result, nameSource: SignalName,
     _ nextPartialResult: @escaping @Sendable (Result, Value, Int) -> Result
   ) -> Signal<Result, Failure> {
@@ -181,6 +187,7 @@ extension Signal {
   /// - Returns: A signal of one Boolean.
   /// - Note: ReactiveCocoa 2.5 `-any`, except that a failure is forwarded: RAC turned it into `NO`, which
   ///   would drop it silently (guarantee 9). Add `.catch(to: Signal<Bool, Never>.return(false))` for RAC's behaviour.
+  @inlinable
   public func any() -> Signal<Bool, Failure> {
     decide(nameSource: derivedName("any()"), onValue: { _ in true }, atCompletion: false)
   }
@@ -198,6 +205,7 @@ extension Signal {
   /// - Returns: A signal of one Boolean.
   /// - Note: ReactiveCocoa 2.5 `-any:`, except that a failure is forwarded: RAC turned it into `NO`, which
   ///   would drop it silently (guarantee 9). Add `.catch(to: Signal<Bool, Never>.return(false))` for RAC's behaviour.
+  @inlinable
   public func any(where predicate: @escaping @Sendable (Value) -> Bool) -> Signal<Bool, Failure> {
     decide(nameSource: derivedName("any(where:)"), onValue: { predicate($0) ? true : nil }, atCompletion: false)
   }
@@ -216,13 +224,15 @@ extension Signal {
   /// - Returns: A signal of one Boolean.
   /// - Note: ReactiveCocoa 2.5 `-all:`, except that a failure is forwarded: RAC turned it into `NO`, which
   ///   would drop it silently (guarantee 9). Add `.catch(to: Signal<Bool, Never>.return(false))` for RAC's behaviour.
+  @inlinable
   public func all(where predicate: @escaping @Sendable (Value) -> Bool) -> Signal<Bool, Failure> {
     decide(nameSource: derivedName("all(where:)"), onValue: { predicate($0) ? nil : false }, atCompletion: true)
   }
 
   /// Sends the first answer `onValue` gives (not `nil`) and completes, or `atCompletion` when the source
   /// completes first.
-  private func decide(
+  @inlinable
+  func decide(
     nameSource: SignalName, onValue: @escaping @Sendable (Value) -> Bool?, atCompletion: Bool
   ) -> Signal<Bool, Failure> {
     AnonymousSignal(nameSource: nameSource) { observer in

@@ -23,6 +23,7 @@ extension Signal {
   ///   result that cannot fail).
   /// - Returns: This signal, then, after a failure, the handler's signal.
   /// - Note: ReactiveCocoa 2.5 `-catch:`.
+  @inlinable
   public func `catch`<NewFailure: Error>(
     _ handler: @escaping @Sendable (Failure) -> Signal<Value, NewFailure>
   ) -> Signal<Value, NewFailure> {
@@ -40,11 +41,13 @@ extension Signal {
   /// - Parameter replacement: The signal to continue with after a failure.
   /// - Returns: This signal, then, after a failure, `replacement`.
   /// - Note: ReactiveCocoa 2.5 `-catchTo:`.
+  @inlinable
   public func `catch`<NewFailure: Error>(to replacement: Signal<Value, NewFailure>) -> Signal<Value, NewFailure> {
     `catch`({ _ in replacement }, nameSource: derivedName("catch(to: \(replacement))"))
   }
 
-  private func `catch`<NewFailure: Error>(
+  @inlinable
+  func `catch`<NewFailure: Error>(
     _ handler: @escaping @Sendable (Failure) -> Signal<Value, NewFailure>, nameSource: SignalName
   ) -> Signal<Value, NewFailure> {
     AnonymousSignal(nameSource: nameSource) { observer in
@@ -79,6 +82,7 @@ extension Signal {
   /// - Returns: A signal of the values that passed.
   /// - Note: ReactiveCocoa 2.5 `-try:`, whose block returned `NO` and set an `NSError **`; here it throws a
   ///   typed error.
+  @inlinable
   public func `try`(_ body: @escaping @Sendable (Value) throws(Failure) -> Void) -> Signal<Value, Failure> {
     tryMap(nameSource: derivedName("try")) { (value) throws(Failure) -> Value in
       try body(value)
@@ -100,13 +104,15 @@ extension Signal {
   /// - Returns: A signal of the transformed values.
   /// - Note: ReactiveCocoa 2.5 `-tryMap:`, whose block returned `nil` and set an `NSError **`; here it throws
   ///   a typed error.
+  @inlinable
   public func tryMap<NewValue: Sendable>(
     _ transform: @escaping @Sendable (Value) throws(Failure) -> NewValue
   ) -> Signal<NewValue, Failure> {
     tryMap(nameSource: derivedName("tryMap"), transform)
   }
 
-  private func tryMap<NewValue: Sendable>(
+  @inlinable
+  func tryMap<NewValue: Sendable>(
     nameSource: SignalName, _ transform: @escaping @Sendable (Value) throws(Failure) -> NewValue
   ) -> Signal<NewValue, Failure> {
     AnonymousSignal(nameSource: nameSource) { observer in
@@ -167,6 +173,7 @@ extension Signal {
   ///
   /// - Returns: A signal of events.
   /// - Note: ReactiveCocoa 2.5 `-materialize` (`RACEvent` is ``Event``).
+  @inlinable
   public func materialize() -> Signal<Event<Value, Failure>, Never> {
     AnonymousSignal(nameSource: derivedName("materialize()")) { observer in
       self.attach { event in
@@ -249,6 +256,7 @@ extension Signal where Failure == Never {
   /// - Returns: A signal of the events' values, ending as the events say.
   /// - Note: ReactiveCocoa 2.5 `-dematerialize`. Available on signals of events that cannot fail themselves,
   ///   such as the results of ``Signal/materialize()``.
+  @inlinable
   public func dematerialize<EventValue: Sendable, EventFailure: Error>() -> Signal<EventValue, EventFailure>
   where Value == Event<EventValue, EventFailure> {
     AnonymousSignal(nameSource: derivedName("dematerialize()")) { observer in

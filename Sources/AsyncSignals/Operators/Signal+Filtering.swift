@@ -45,6 +45,7 @@ extension Signal {
   /// - Parameter count: How many values to pass; must not be negative.
   /// - Returns: A signal of at most `count` values.
   /// - Note: ReactiveCocoa 2.5 `-take:` (`take:0` is `+empty`).
+  @inlinable
   public func take(_ count: Int) -> Signal<Value, Failure> {
     precondition(count >= 0, "take(_:): count must not be negative")
     guard count > 0 else {
@@ -81,6 +82,7 @@ extension Signal {
   /// - Parameter count: How many values to drop; must not be negative.
   /// - Returns: A signal of the values after the first `count`.
   /// - Note: ReactiveCocoa 2.5 `-skip:`.
+  @inlinable
   public func skip(_ count: Int) -> Signal<Value, Failure> {
     precondition(count >= 0, "skip(_:): count must not be negative")
     guard count > 0 else { return self }
@@ -109,6 +111,7 @@ extension Signal {
   /// - Parameter predicate: Called with each value until it returns `true`.
   /// - Returns: A signal of the values before the first match.
   /// - Note: ReactiveCocoa 2.5 `-takeUntilBlock:`. (`take(until:)` with a signal is `-takeUntil:`.)
+  @inlinable
   public func take(until predicate: @escaping @Sendable (Value) -> Bool) -> Signal<Value, Failure> {
     takeUntilMatch(predicate, nameSource: derivedName("take(until:)"))
   }
@@ -126,11 +129,13 @@ extension Signal {
   /// - Parameter predicate: Called with each value until it returns `false`.
   /// - Returns: A signal of the leading values that pass.
   /// - Note: ReactiveCocoa 2.5 `-takeWhileBlock:`.
+  @inlinable
   public func take(while predicate: @escaping @Sendable (Value) -> Bool) -> Signal<Value, Failure> {
     takeUntilMatch({ !predicate($0) }, nameSource: derivedName("take(while:)"))
   }
 
-  private func takeUntilMatch(
+  @inlinable
+  func takeUntilMatch(
     _ predicate: @escaping @Sendable (Value) -> Bool, nameSource: SignalName
   ) -> Signal<Value, Failure> {
     AnonymousSignal(nameSource: nameSource) { observer in
@@ -161,6 +166,7 @@ extension Signal {
   /// - Parameter predicate: Called with each value until it returns `true`.
   /// - Returns: A signal of the values from the first match on.
   /// - Note: ReactiveCocoa 2.5 `-skipUntilBlock:`.
+  @inlinable
   public func skip(until predicate: @escaping @Sendable (Value) -> Bool) -> Signal<Value, Failure> {
     skipUntilMatch(predicate, nameSource: derivedName("skip(until:)"))
   }
@@ -178,11 +184,13 @@ extension Signal {
   /// - Parameter predicate: Called with each value until it returns `false`.
   /// - Returns: A signal of the values from the first one that fails `predicate` on.
   /// - Note: ReactiveCocoa 2.5 `-skipWhileBlock:`.
+  @inlinable
   public func skip(while predicate: @escaping @Sendable (Value) -> Bool) -> Signal<Value, Failure> {
     skipUntilMatch({ !predicate($0) }, nameSource: derivedName("skip(while:)"))
   }
 
-  private func skipUntilMatch(
+  @inlinable
+  func skipUntilMatch(
     _ predicate: @escaping @Sendable (Value) -> Bool, nameSource: SignalName
   ) -> Signal<Value, Failure> {
     AnonymousSignal(nameSource: nameSource) { observer in
@@ -210,13 +218,15 @@ extension Signal {
   /// - Returns: A signal without consecutive equivalent values.
   /// - Note: ReactiveCocoa 2.5 `-distinctUntilChanged`, with the comparison given by a closure instead of
   ///   `-isEqual:`.
+  @inlinable
   public func distinctUntilChanged(
     by areEquivalent: @escaping @Sendable (Value, Value) -> Bool
   ) -> Signal<Value, Failure> {
     distinctUntilChanged(by: areEquivalent, nameSource: derivedName("distinctUntilChanged(by:)"))
   }
 
-  fileprivate func distinctUntilChanged(
+  @inlinable
+  func distinctUntilChanged(
     by areEquivalent: @escaping @Sendable (Value, Value) -> Bool, nameSource: SignalName
   ) -> Signal<Value, Failure> {
     AnonymousSignal(nameSource: nameSource) { observer in
@@ -267,6 +277,7 @@ extension Signal where Value: Equatable {
   /// - Returns: A signal without consecutive duplicates.
   /// - Note: ReactiveCocoa 2.5 `-distinctUntilChanged`, comparing with `==` (RAC compared identity, then
   ///   `-isEqual:`).
+  @inlinable
   public func distinctUntilChanged() -> Signal<Value, Failure> {
     distinctUntilChanged(by: ==, nameSource: derivedName("distinctUntilChanged()"))
   }

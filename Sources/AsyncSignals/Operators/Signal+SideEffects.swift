@@ -83,6 +83,7 @@ extension Signal {
   /// - Parameter action: The side effect, run once per subscription.
   /// - Returns: A signal with the same events.
   /// - Note: ReactiveCocoa 2.5 `-initially:` (built on `+defer:`, as here).
+  @inlinable
   public func initially(_ action: @escaping @Sendable () -> Void) -> Signal<Value, Failure> {
     AnonymousSignal(nameSource: derivedName("initially")) { observer in
       Signal.attachOnSubscriptionScheduler(observer) { observer in

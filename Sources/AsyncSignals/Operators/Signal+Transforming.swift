@@ -63,6 +63,7 @@ extension Signal {
   /// - Parameter value: The first value.
   /// - Returns: A signal of `value` followed by this signal's events.
   /// - Note: ReactiveCocoa 2.5 `-startWith:` (`[[RACSignal return:value] concat:self]`).
+  @inlinable
   public func startWith(_ value: Value) -> Signal<Value, Failure> {
     AnonymousSignal(nameSource: derivedName("startWith(\(value))")) { observer in
       Signal.attachOnSubscriptionScheduler(observer) { observer in
@@ -88,6 +89,7 @@ extension Signal {
   ///   - nextPartialResult: Combines the accumulator with a value.
   /// - Returns: A signal of every intermediate result.
   /// - Note: ReactiveCocoa 2.5 `-scanWithStart:reduce:`.
+  @inlinable
   public func scan<Result: Sendable>(
     _ initial: Result, _ nextPartialResult: @escaping @Sendable (Result, Value) -> Result
   ) -> Signal<Result, Failure> {
@@ -120,6 +122,7 @@ extension Signal {
   ///   - nextPartialResult: Combines the accumulator with a value and its index.
   /// - Returns: A signal of every intermediate result.
   /// - Note: ReactiveCocoa 2.5 `-scanWithStart:reduceWithIndex:`.
+  @inlinable
   public func scan<Result: Sendable>(
     _ initial: Result, withIndex nextPartialResult: @escaping @Sendable (Result, Value, Int) -> Result
   ) -> Signal<Result, Failure> {
@@ -152,6 +155,7 @@ extension Signal {
   ///   - combine: Called with the previous value and the current one.
   /// - Returns: A signal of the combined results.
   /// - Note: ReactiveCocoa 2.5 `-combinePreviousWithStart:reduce:`.
+  @inlinable
   public func combinePrevious<Result: Sendable>(
     _ initial: Value, _ combine: @escaping @Sendable (Value, Value) -> Result
   ) -> Signal<Result, Failure> {

@@ -13,6 +13,7 @@ import Musl
 /// `perform(as:_:)` stores, in a pthread key, the address of an existential that lives on its own stack
 /// frame for exactly as long as the block runs; no allocation. Outside any scheduler's block, code running on
 /// the main queue has the main queue's scheduler as its current one.
+@usableFromInline
 enum CurrentScheduler {
   private static let key: pthread_key_t = {
     var key = pthread_key_t()
@@ -33,6 +34,7 @@ enum CurrentScheduler {
     }
   }
 
+  @usableFromInline
   static var scheduler: (any Scheduler)? {
     if let pointer = pthread_getspecific(key) {
       return pointer.assumingMemoryBound(to: (any Scheduler).self).pointee
@@ -41,10 +43,12 @@ enum CurrentScheduler {
   }
 
   /// Whether `scheduler` would be non-nil, without materialising it.
+  @usableFromInline
   static var isSet: Bool {
     pthread_getspecific(key) != nil || isOnMainQueue
   }
 
+  @usableFromInline
   static var isOnMainQueue: Bool {
     DispatchQueue.getSpecific(key: mainQueue.key) != nil
   }

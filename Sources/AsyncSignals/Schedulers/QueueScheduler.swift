@@ -31,7 +31,9 @@ public final class QueueScheduler: Scheduler, SerialExecutor {
   /// The serial queue the scheduler's blocks run on.
   public let queue: DispatchQueue
 
+  @usableFromInline
   static let mainQueueScheduler = QueueScheduler(name: "AsyncSignals.main", queue: .main)
+  @usableFromInline
   static let background = QueueScheduler(name: "AsyncSignals.background")
 
   /// Creates a scheduler with a new serial queue.

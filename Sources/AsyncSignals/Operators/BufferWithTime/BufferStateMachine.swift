@@ -3,14 +3,22 @@
 /// The first value of an empty buffer starts a timer; the timer flushes the buffer. Each timer carries the
 /// generation of the buffer it was started for, so a timer that fires after its buffer was already flushed
 /// (by completion, racing with it) sends nothing.
+@usableFromInline
 struct BufferStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendable {
+  @usableFromInline
   var outbox: Outbox<[Value], Failure>
-  private var source: (any Disposable)?
-  private var sourceEnded = false
-  private var values: [Value] = []
-  private var generation: UInt64 = 0
-  private var timer: (any Disposable)?
+  @usableFromInline
+  var source: (any Disposable)?
+  @usableFromInline
+  var sourceEnded = false
+  @usableFromInline
+  var values: [Value] = []
+  @usableFromInline
+  var generation: UInt64 = 0
+  @usableFromInline
+  var timer: (any Disposable)?
 
+  @inlinable
   init(_ observer: Observer<[Value], Failure>) {
     outbox = Outbox(observer)
   }
@@ -18,6 +26,7 @@ struct BufferStateMachine<Value: Sendable, Failure: Error>: OperatorState, Senda
   /// Adds a value to the buffer.
   ///
   /// - Returns: The generation to start a timer with if the value is the first of its buffer, otherwise `nil`.
+  @inlinable
   mutating func receivedValue(_ value: Value) -> UInt64? {
     guard !outbox.isClosed else { return nil }
     values.append(value)
@@ -27,6 +36,7 @@ struct BufferStateMachine<Value: Sendable, Failure: Error>: OperatorState, Senda
   }
 
   /// The timer of `generation` has been scheduled: keep it to cancel it, unless it is already stale.
+  @inlinable
   mutating func startedTimer(_ disposable: (any Disposable)?, generation: UInt64) -> Teardown<[Value], Failure> {
     guard let disposable else { return Teardown() }
     guard !outbox.isClosed, generation == self.generation, !values.isEmpty, timer == nil else {
@@ -39,6 +49,7 @@ struct BufferStateMachine<Value: Sendable, Failure: Error>: OperatorState, Senda
   }
 
   /// The interval of the buffer of `generation` has passed: send it.
+  @inlinable
   mutating func timerFired(generation: UInt64) {
     guard !outbox.isClosed, generation == self.generation, !values.isEmpty else { return }
     timer = nil
@@ -47,6 +58,7 @@ struct BufferStateMachine<Value: Sendable, Failure: Error>: OperatorState, Senda
   }
 
   /// Completion flushes the buffer at once, then completes (RAC).
+  @inlinable
   mutating func sourceCompleted() -> Teardown<[Value], Failure> {
     guard !outbox.isClosed else { return Teardown() }
     let teardown = endSource()
@@ -57,6 +69,7 @@ struct BufferStateMachine<Value: Sendable, Failure: Error>: OperatorState, Senda
   }
 
   /// A failure is sent at once; the buffered values are dropped, as RAC drops them.
+  @inlinable
   mutating func sourceFailed(_ error: Failure) -> Teardown<[Value], Failure> {
     guard !outbox.isClosed else { return Teardown() }
     let teardown = endSource()
@@ -65,6 +78,7 @@ struct BufferStateMachine<Value: Sendable, Failure: Error>: OperatorState, Senda
     return teardown
   }
 
+  @inlinable
   mutating func attachedSource(_ disposable: any Disposable) -> Teardown<[Value], Failure> {
     guard outbox.isClosed || sourceEnded else {
       source = disposable
@@ -75,6 +89,7 @@ struct BufferStateMachine<Value: Sendable, Failure: Error>: OperatorState, Senda
     return teardown
   }
 
+  @inlinable
   mutating func stop() -> Teardown<[Value], Failure> {
     let source = self.source
     var teardown = endSource()
@@ -85,7 +100,8 @@ struct BufferStateMachine<Value: Sendable, Failure: Error>: OperatorState, Senda
   }
 
   /// Marks the source ended (forgetting its subscription) and cancels the timer.
-  private mutating func endSource() -> Teardown<[Value], Failure> {
+  @inlinable
+  mutating func endSource() -> Teardown<[Value], Failure> {
     sourceEnded = true
     source = nil
     var teardown = Teardown<[Value], Failure>()

@@ -1,16 +1,22 @@
 /// Owns `buffer(time:on:)`'s lock and performs every effect with the lock released: scheduling and cancelling
 /// the timer, delivery and disposal.
+@usableFromInline
 final class BufferStorage<Value: Sendable, Failure: Error>: Disposable {
-  private let state: LockedState<BufferStateMachine<Value, Failure>>  // guards all mutable state of the operator
-  private let interval: Duration
-  private let scheduler: any Scheduler
+  @usableFromInline
+  let state: LockedState<BufferStateMachine<Value, Failure>>  // guards all mutable state of the operator
+  @usableFromInline
+  let interval: Duration
+  @usableFromInline
+  let scheduler: any Scheduler
 
-  private init(interval: Duration, scheduler: any Scheduler, observer: Observer<[Value], Failure>) {
+  @inlinable
+  init(interval: Duration, scheduler: any Scheduler, observer: Observer<[Value], Failure>) {
     self.state = LockedState(BufferStateMachine(observer))
     self.interval = interval
     self.scheduler = scheduler
   }
 
+  @inlinable
   static func attach(
     _ source: Signal<Value, Failure>, interval: Duration, scheduler: any Scheduler,
     observer: Observer<[Value], Failure>
@@ -21,13 +27,16 @@ final class BufferStorage<Value: Sendable, Failure: Error>: Disposable {
     return storage
   }
 
+  @usableFromInline
   var isDisposed: Bool { state.isClosed }
 
+  @inlinable
   func dispose() {
     state.handle { $0.stop() }
   }
 
-  private func receivedFromSource(_ event: Event<Value, Failure>) -> Flow {
+  @inlinable
+  func receivedFromSource(_ event: Event<Value, Failure>) -> Flow {
     switch event {
     case .next(let value):
       var generation: UInt64?
@@ -42,7 +51,8 @@ final class BufferStorage<Value: Sendable, Failure: Error>: Disposable {
     }
   }
 
-  private func timerFired(generation: UInt64) {
+  @inlinable
+  func timerFired(generation: UInt64) {
     state.update { $0.timerFired(generation: generation) }
   }
 }

@@ -16,6 +16,7 @@ extension Signal {
   ///     cannot wait without blocking.
   /// - Returns: A signal of the buffered values, in the order they arrived.
   /// - Note: ReactiveCocoa 2.5 `-bufferWithTime:onScheduler:`. RAC sent a `RACTuple`; here it is an array.
+  @inlinable
   public func buffer(time interval: Duration, on scheduler: any Scheduler) -> Signal<[Value], Failure> {
     precondition(interval >= .zero, "buffer(time:on:): interval must not be negative")
     precondition(

@@ -4,19 +4,28 @@
 /// sends the latest value of every input. The result completes when every input has completed — even one
 /// that completed without a value, in which case it sends nothing and waits for the others — and the first
 /// failure fails it.
+@usableFromInline
 struct CombineLatestStateMachine<Buffers: InputBuffers, Failure: Error>: CombiningStateMachine {
+  @usableFromInline
   typealias Output = Buffers.Output
 
+  @usableFromInline
   var outbox: Outbox<Output, Failure>
   /// Each input's buffer holds its latest value, or nothing before its first.
-  private var buffers: Buffers
-  private var hasValue: [Bool]
+  @usableFromInline
+  var buffers: Buffers
+  @usableFromInline
+  var hasValue: [Bool]
   /// How many inputs have not sent a value yet.
-  private var inputsWithoutValue: Int
+  @usableFromInline
+  var inputsWithoutValue: Int
   /// How many inputs have not completed.
-  private var liveInputs: Int
-  private var inputs: InputSubscriptions
+  @usableFromInline
+  var liveInputs: Int
+  @usableFromInline
+  var inputs: InputSubscriptions
 
+  @inlinable
   init(buffers: Buffers, inputCount: Int, observer: Observer<Output, Failure>) {
     outbox = Outbox(observer)
     self.buffers = buffers
@@ -26,8 +35,10 @@ struct CombineLatestStateMachine<Buffers: InputBuffers, Failure: Error>: Combini
     inputs = InputSubscriptions(count: inputCount)
   }
 
-  private var isFinished: Bool { outbox.isClosed }
+  @usableFromInline
+  var isFinished: Bool { outbox.isClosed }
 
+  @inlinable
   mutating func receivedValue(at index: Int, _ store: (inout Buffers) -> Void) -> Teardown<Output, Failure> {
     guard !isFinished else { return Teardown() }
     if hasValue[index] {
@@ -41,6 +52,7 @@ struct CombineLatestStateMachine<Buffers: InputBuffers, Failure: Error>: Combini
     return Teardown()
   }
 
+  @inlinable
   mutating func inputCompleted(at index: Int) -> Teardown<Output, Failure> {
     guard !isFinished, !inputs.isCompleted[index] else { return Teardown() }
     inputs.completed(at: index)
@@ -48,25 +60,29 @@ struct CombineLatestStateMachine<Buffers: InputBuffers, Failure: Error>: Combini
     return liveInputs == 0 ? finish(.completed) : Teardown()
   }
 
+  @inlinable
   mutating func attachedInput(at index: Int, _ disposable: any Disposable) -> Teardown<Output, Failure> {
     var teardown = Teardown<Output, Failure>()
     inputs.attached(at: index, disposable, isFinished: isFinished, into: &teardown)
     return teardown
   }
 
+  @inlinable
   mutating func finish(_ event: Event<Output, Failure>) -> Teardown<Output, Failure> {
     guard !isFinished else { return Teardown() }
     outbox.send(event)
     return releaseUpstreams()
   }
 
+  @inlinable
   mutating func stop() -> Teardown<Output, Failure> {
     var teardown = releaseUpstreams()
     teardown.observer = outbox.close()
     return teardown
   }
 
-  private mutating func releaseUpstreams() -> Teardown<Output, Failure> {
+  @inlinable
+  mutating func releaseUpstreams() -> Teardown<Output, Failure> {
     var teardown = Teardown<Output, Failure>()
     inputs.removeAll(into: &teardown)
     buffers.removeAll()

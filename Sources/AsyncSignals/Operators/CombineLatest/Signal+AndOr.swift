@@ -13,6 +13,7 @@ extension Signal where Value == Bool {
   /// - Returns: A signal of the AND of their latest values.
   /// - Note: ReactiveCocoa 2.5 `-and` applied to `+combineLatest:`, RAC's idiom for it. RAC asserts on an empty
   ///   tuple; an empty collection here simply sends nothing.
+  @inlinable
   public static func and(_ signals: some Sequence<Signal<Bool, Failure>>) -> Signal<Bool, Failure> {
     combineLatest(signals).and()
   }
@@ -31,6 +32,7 @@ extension Signal where Value == Bool {
   /// - Returns: A signal of the OR of their latest values.
   /// - Note: ReactiveCocoa 2.5 `-or` applied to `+combineLatest:`, RAC's idiom for it. RAC asserts on an empty
   ///   tuple; an empty collection here simply sends nothing.
+  @inlinable
   public static func or(_ signals: some Sequence<Signal<Bool, Failure>>) -> Signal<Bool, Failure> {
     combineLatest(signals).or()
   }

@@ -14,6 +14,7 @@ extension Signal {
   /// - Note: ReactiveCocoa 2.5 `-combineLatestWith:`. RAC sends each pair while holding its lock; here the lock
   ///   is released first. If this signal fails while it is being subscribed to, `other` is not subscribed to
   ///   at all (RAC subscribes to it anyway). RAC's `-reduceEach:` becomes a ``map(_:)`` on the pair.
+  @inlinable
   public func combineLatest<Other: Sendable>(with other: Signal<Other, Failure>) -> Signal<(Value, Other), Failure> {
     AnonymousSignal { observer in
       CombiningStorage<CombineLatestStateMachine<PackBuffers<Value, Other>, Failure>>.attach(
@@ -42,6 +43,7 @@ extension Signal {
   ///   becomes a Swift tuple, and RAC's `+combineLatest:reduce:` and `-reduceEach:` become a ``map(_:)`` on the
   ///   tuple. RAC folds the signals pairwise; here one operator serves all of them. Built on parameter packs,
   ///   so there is no limit on the arity.
+  @inlinable
   public static func combineLatest<Second: Sendable, each Rest: Sendable>(
     _ first: Signal<Value, Failure>, _ second: Signal<Second, Failure>, _ rest: repeat Signal<each Rest, Failure>
   ) -> Signal<(Value, Second, repeat each Rest), Failure> {
@@ -66,6 +68,7 @@ extension Signal {
   /// - Returns: A signal of arrays with one value per signal.
   /// - Note: ReactiveCocoa 2.5 `+combineLatest:`, with arrays for RAC's `RACTuple`s; `+combineLatest:reduce:`
   ///   becomes a ``map(_:)`` on the array.
+  @inlinable
   public static func combineLatest(_ signals: some Sequence<Signal<Value, Failure>>) -> Signal<[Value], Failure> {
     let signals = Array(signals)
     guard !signals.isEmpty else { return .empty }

@@ -8,30 +8,40 @@
 // every subscribe and dispose with it released.
 
 /// The rules of an operator over N inputs whose values wait in ``InputBuffers``. Pure: no locks, no callouts.
+@usableFromInline
 protocol CombiningStateMachine: OperatorState, Sendable {
   associatedtype Buffers: InputBuffers where Buffers.Output == Output
 
+  @inlinable
   init(buffers: Buffers, inputCount: Int, observer: Observer<Output, Failure>)
 
   /// Input `index` sent a value; `store` appends it to that input's buffer, if the rules want it kept.
+  @inlinable
   mutating func receivedValue(at index: Int, _ store: (inout Buffers) -> Void) -> Teardown<Output, Failure>
 
   /// Input `index` completed.
+  @inlinable
   mutating func inputCompleted(at index: Int) -> Teardown<Output, Failure>
 
   /// The subscription to input `index` has been made.
+  @inlinable
   mutating func attachedInput(at index: Int, _ disposable: any Disposable) -> Teardown<Output, Failure>
 
   /// Queues a terminal event (an input's failure) and tears everything down.
+  @inlinable
   mutating func finish(_ event: Event<Output, Failure>) -> Teardown<Output, Failure>
 }
 
 /// The subscriptions of N inputs, and which of them have completed. Part of a state machine's state.
+@usableFromInline
 struct InputSubscriptions: Sendable {
-  private var disposables: [(any Disposable)?]
+  @usableFromInline
+  var disposables: [(any Disposable)?]
   /// Whether each input has completed.
-  private(set) var isCompleted: [Bool]
+  @usableFromInline
+  var isCompleted: [Bool]
 
+  @inlinable
   init(count: Int) {
     disposables = Array(repeating: nil, count: count)
     isCompleted = Array(repeating: false, count: count)
@@ -39,6 +49,7 @@ struct InputSubscriptions: Sendable {
 
   /// Keeps the subscription to input `index`, unless that input or the whole operator has already ended: then
   /// it goes into `teardown`.
+  @inlinable
   mutating func attached<Output, Failure>(
     at index: Int, _ disposable: any Disposable, isFinished: Bool, into teardown: inout Teardown<Output, Failure>
   ) {
@@ -50,12 +61,14 @@ struct InputSubscriptions: Sendable {
   }
 
   /// Records the completion of input `index`; its subscription has ended by itself.
+  @inlinable
   mutating func completed(at index: Int) {
     isCompleted[index] = true
     disposables[index] = nil
   }
 
   /// Moves every live subscription into `teardown`.
+  @inlinable
   mutating func removeAll<Output, Failure>(into teardown: inout Teardown<Output, Failure>) {
     for index in disposables.indices {
       teardown.dispose(disposables[index])
@@ -65,15 +78,20 @@ struct InputSubscriptions: Sendable {
 }
 
 /// Owns the lock of a `zip` or `combineLatest` subscription and performs every effect with it released.
+@usableFromInline
 final class CombiningStorage<Machine: CombiningStateMachine>: Disposable {
-  private let state: LockedState<Machine>  // guards all mutable state of the operator, input buffers included
+  @usableFromInline
+  let state: LockedState<Machine>  // guards all mutable state of the operator, input buffers included
 
+  @inlinable
   init(_ machine: Machine) {
     state = LockedState(machine)
   }
 
+  @usableFromInline
   var isDisposed: Bool { state.isClosed }
 
+  @inlinable
   func dispose() {
     state.handle { $0.stop() }
   }
@@ -81,6 +99,7 @@ final class CombiningStorage<Machine: CombiningStateMachine>: Disposable {
   /// Subscribes to input `index`, whose values `store` appends to its buffer (called under the lock).
   ///
   /// - Returns: Whether the operator is still open; once it is not, the caller subscribes to no more inputs.
+  @inlinable
   func attachInput<Value>(
     at index: Int, _ signal: Signal<Value, Machine.Failure>,
     store: @escaping @Sendable (inout Machine.Buffers, Value) -> Void
@@ -96,6 +115,7 @@ final class CombiningStorage<Machine: CombiningStateMachine>: Disposable {
   }
 
   /// Subscribes the operator `Machine` to heterogeneous inputs, in order, stopping early if it ends meanwhile.
+  @inlinable
   static func attach<each Element>(
     _ signals: repeat Signal<each Element, Machine.Failure>,
     observer: Observer<(repeat each Element), Machine.Failure>
@@ -117,6 +137,7 @@ final class CombiningStorage<Machine: CombiningStateMachine>: Disposable {
 
   /// Subscribes the operator `Machine` to a collection of inputs of one type, in order, stopping early if it
   /// ends meanwhile.
+  @inlinable
   static func attach<Element>(
     _ signals: [Signal<Element, Machine.Failure>], observer: Observer<[Element], Machine.Failure>
   ) -> any Disposable where Machine.Buffers == ArrayBuffers<Element> {

@@ -4,49 +4,63 @@
 ///
 /// One conformance serves every arity of heterogeneous inputs (``PackBuffers``, built on parameter packs), one
 /// serves a collection of inputs of one type (``ArrayBuffers``): the engines are written once.
+@usableFromInline
 protocol InputBuffers: Sendable {
   /// What one value of every input combines into: a flat tuple, or an array.
   associatedtype Output: Sendable
 
   /// Removes the first value of every buffer and returns them combined. Every buffer must hold one.
+  @inlinable
   mutating func popFirst() -> Output
 
   /// The first value of every buffer, combined, without removing them. Every buffer must hold one.
+  @inlinable
   func first() -> Output
 
   /// Removes the first value of the buffer of input `index`, which must hold one.
+  @inlinable
   mutating func removeFirst(at index: Int)
 
   /// Empties every buffer (the operator has ended: nothing buffered may outlive it).
+  @inlinable
   mutating func removeAll()
 }
 
 /// One input's buffer, an object so that the input's observer can store into it through a typed reference
 /// while the buffers are reached through a parameter pack.
+@usableFromInline
 final class InputBuffer<Element: Sendable>: @unchecked Sendable {
   // guarded by: the state lock of the operator whose `PackBuffers` holds this buffer.
+  @usableFromInline
   var ring = Ring<Element>()
 
+  @inlinable
   init() {}
 }
 
 /// The buffers of heterogeneous inputs, one ``InputBuffer`` per element of the pack: every arity of the
 /// Swift-native `zip` and `combineLatest` goes through this one type.
+@usableFromInline
 struct PackBuffers<each Element: Sendable>: InputBuffers {
+  @usableFromInline
   let slots: (repeat InputBuffer<each Element>)
 
+  @inlinable
   init() {
     slots = (repeat InputBuffer<each Element>())
   }
 
+  @inlinable
   func popFirst() -> (repeat each Element) {
     (repeat Self.popFirst(each slots))
   }
 
+  @inlinable
   func first() -> (repeat each Element) {
     (repeat Self.first(each slots))
   }
 
+  @inlinable
   func removeFirst(at index: Int) {
     var position = 0
     for slot in repeat each slots {
@@ -55,16 +69,19 @@ struct PackBuffers<each Element: Sendable>: InputBuffers {
     }
   }
 
+  @inlinable
   func removeAll() {
     for slot in repeat each slots { slot.ring.removeAll() }
   }
 
-  private static func popFirst<Value>(_ slot: InputBuffer<Value>) -> Value {
+  @inlinable
+  static func popFirst<Value>(_ slot: InputBuffer<Value>) -> Value {
     guard let value = slot.ring.popFirst() else { preconditionFailure("PackBuffers: popFirst() on an empty buffer") }
     return value
   }
 
-  private static func first<Value>(_ slot: InputBuffer<Value>) -> Value {
+  @inlinable
+  static func first<Value>(_ slot: InputBuffer<Value>) -> Value {
     guard let value = slot.ring.first else { preconditionFailure("PackBuffers: first() on an empty buffer") }
     return value
   }
@@ -72,17 +89,22 @@ struct PackBuffers<each Element: Sendable>: InputBuffers {
 
 /// The buffers of a collection of inputs of one type: `Signal.zip(_:)` and `Signal.combineLatest(_:)` over a
 /// collection.
+@usableFromInline
 struct ArrayBuffers<Element: Sendable>: InputBuffers {
-  private(set) var rings: [Ring<Element>]
+  @usableFromInline
+  var rings: [Ring<Element>]
 
+  @inlinable
   init(count: Int) {
     rings = Array(repeating: Ring(), count: count)
   }
 
+  @inlinable
   mutating func append(_ value: Element, at index: Int) {
     rings[index].append(value)
   }
 
+  @inlinable
   mutating func popFirst() -> [Element] {
     var output: [Element] = []
     output.reserveCapacity(rings.count)
@@ -95,6 +117,7 @@ struct ArrayBuffers<Element: Sendable>: InputBuffers {
     return output
   }
 
+  @inlinable
   func first() -> [Element] {
     rings.map { ring in
       guard let value = ring.first else { preconditionFailure("ArrayBuffers: first() on an empty buffer") }
@@ -102,10 +125,12 @@ struct ArrayBuffers<Element: Sendable>: InputBuffers {
     }
   }
 
+  @inlinable
   mutating func removeFirst(at index: Int) {
     _ = rings[index].popFirst()
   }
 
+  @inlinable
   mutating func removeAll() {
     for index in rings.indices { rings[index].removeAll() }
   }

@@ -4,21 +4,38 @@
 /// Events keep their order whatever order the blocks run in: the block of event `n` delivers every event
 /// still queued up to `n` (each was due no later than `n`), and the blocks of the events it delivered early
 /// are cancelled. On one serial scheduler the blocks run in order anyway, so each delivers its own event.
+@usableFromInline
 struct DeliverStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendable {
+  @usableFromInline
   struct Queued: Sendable {
+    @usableFromInline
     let sequence: UInt64
+    @usableFromInline
     let event: Event<Value, Failure>
+
+    @inlinable
+    init(sequence: UInt64, event: Event<Value, Failure>) {
+      self.sequence = sequence
+      self.event = event
+    }
   }
 
+  @usableFromInline
   var outbox: Outbox<Value, Failure>
-  private var source: (any Disposable)?
-  private var sourceEnded = false
+  @usableFromInline
+  var source: (any Disposable)?
+  @usableFromInline
+  var sourceEnded = false
   /// Events waiting for their scheduled block, in sequence order.
-  private var queued = Ring<Queued>()
-  private var nextSequence: UInt64 = 0
+  @usableFromInline
+  var queued = Ring<Queued>()
+  @usableFromInline
+  var nextSequence: UInt64 = 0
   /// The scheduled blocks that have not run, by the sequence number of their event.
-  private var scheduled: [UInt64: any Disposable] = [:]
+  @usableFromInline
+  var scheduled: [UInt64: any Disposable] = [:]
 
+  @inlinable
   init(_ observer: Observer<Value, Failure>) {
     outbox = Outbox(observer)
   }
@@ -26,6 +43,7 @@ struct DeliverStateMachine<Value: Sendable, Failure: Error>: OperatorState, Send
   /// Queues an event to be delivered by a scheduled block.
   ///
   /// - Returns: The sequence number the block must carry, or `nil` if the operator has finished.
+  @inlinable
   mutating func enqueue(_ event: Event<Value, Failure>) -> UInt64? {
     guard !outbox.isClosed, !sourceEnded else { return nil }
     if event.isTerminating {
@@ -42,6 +60,7 @@ struct DeliverStateMachine<Value: Sendable, Failure: Error>: OperatorState, Send
   /// is waiting before it.
   ///
   /// - Returns: Whether the event was handled (delivered now, or dropped because the operator has finished).
+  @inlinable
   mutating func deliverIfIdle(_ event: Event<Value, Failure>) -> Bool {
     guard !outbox.isClosed, !sourceEnded else { return true }
     guard queued.isEmpty else { return false }
@@ -54,6 +73,7 @@ struct DeliverStateMachine<Value: Sendable, Failure: Error>: OperatorState, Send
   }
 
   /// The block for event `sequence` has been scheduled: keep its disposable to cancel it, unless it has run.
+  @inlinable
   mutating func scheduled(_ disposable: (any Disposable)?, for sequence: UInt64) -> Teardown<Value, Failure> {
     guard let disposable else { return Teardown() }
     guard !outbox.isClosed, let first = queued.first, first.sequence <= sequence else {
@@ -68,6 +88,7 @@ struct DeliverStateMachine<Value: Sendable, Failure: Error>: OperatorState, Send
   }
 
   /// The block for event `sequence` runs: deliver everything queued up to it.
+  @inlinable
   mutating func fired(_ sequence: UInt64) -> Teardown<Value, Failure> {
     var teardown = Teardown<Value, Failure>()
     scheduled[sequence] = nil
@@ -80,6 +101,7 @@ struct DeliverStateMachine<Value: Sendable, Failure: Error>: OperatorState, Send
   }
 
   /// `delay`'s failure, which is not delayed: sent at once; the events still waiting are dropped.
+  @inlinable
   mutating func failedNow(_ error: Failure) -> Teardown<Value, Failure> {
     guard !outbox.isClosed, !sourceEnded else { return Teardown() }
     sourceEnded = true
@@ -89,6 +111,7 @@ struct DeliverStateMachine<Value: Sendable, Failure: Error>: OperatorState, Send
     return teardown
   }
 
+  @inlinable
   mutating func attachedSource(_ disposable: any Disposable) -> Teardown<Value, Failure> {
     guard outbox.isClosed || sourceEnded else {
       source = disposable
@@ -99,6 +122,7 @@ struct DeliverStateMachine<Value: Sendable, Failure: Error>: OperatorState, Send
     return teardown
   }
 
+  @inlinable
   mutating func stop() -> Teardown<Value, Failure> {
     var teardown = cancelQueued()
     teardown.dispose(source)
@@ -108,7 +132,8 @@ struct DeliverStateMachine<Value: Sendable, Failure: Error>: OperatorState, Send
     return teardown
   }
 
-  private mutating func cancelQueued() -> Teardown<Value, Failure> {
+  @inlinable
+  mutating func cancelQueued() -> Teardown<Value, Failure> {
     var teardown = Teardown<Value, Failure>()
     queued.removeAll()
     for disposable in scheduled.values { teardown.dispose(disposable) }

@@ -1,7 +1,9 @@
 /// Owns the lock of `deliver(on:)`, `deliverOnMainThread()` and `delay`, and performs every effect with the lock
 /// released: scheduling and cancelling blocks, delivery and disposal.
+@usableFromInline
 final class DeliverStorage<Value: Sendable, Failure: Error>: Disposable {
   /// How events travel from the source to the downstream.
+  @usableFromInline
   enum Route: Sendable {
     /// Every event through `schedule(_:)` on the scheduler (`deliver(on:)`).
     case scheduler(any Scheduler)
@@ -12,14 +14,18 @@ final class DeliverStorage<Value: Sendable, Failure: Error>: Disposable {
     case delay(Duration, TimerScheduler)
   }
 
-  private let state: LockedState<DeliverStateMachine<Value, Failure>>  // guards all mutable state of the operator
-  private let route: Route
+  @usableFromInline
+  let state: LockedState<DeliverStateMachine<Value, Failure>>  // guards all mutable state of the operator
+  @usableFromInline
+  let route: Route
 
-  private init(route: Route, observer: Observer<Value, Failure>) {
+  @inlinable
+  init(route: Route, observer: Observer<Value, Failure>) {
     self.state = LockedState(DeliverStateMachine(observer))
     self.route = route
   }
 
+  @inlinable
   static func attach(
     _ source: Signal<Value, Failure>, route: Route, observer: Observer<Value, Failure>
   ) -> any Disposable {
@@ -29,13 +35,16 @@ final class DeliverStorage<Value: Sendable, Failure: Error>: Disposable {
     return storage
   }
 
+  @usableFromInline
   var isDisposed: Bool { state.isClosed }
 
+  @inlinable
   func dispose() {
     state.handle { $0.stop() }
   }
 
-  private func receivedFromSource(_ event: Event<Value, Failure>) -> Flow {
+  @inlinable
+  func receivedFromSource(_ event: Event<Value, Failure>) -> Flow {
     switch route {
     case .scheduler(let scheduler):
       return schedule(event, on: scheduler, after: nil)
@@ -57,7 +66,8 @@ final class DeliverStorage<Value: Sendable, Failure: Error>: Disposable {
     }
   }
 
-  private func schedule(_ event: Event<Value, Failure>, on scheduler: any Scheduler, after delay: Duration?) -> Flow {
+  @inlinable
+  func schedule(_ event: Event<Value, Failure>, on scheduler: any Scheduler, after delay: Duration?) -> Flow {
     guard let sequence = state.withLock({ $0.enqueue(event) }) else { return .stop }
     let deliver: @Sendable () -> Void = { self.fired(sequence) }
     let block: (any Disposable)?
@@ -69,7 +79,8 @@ final class DeliverStorage<Value: Sendable, Failure: Error>: Disposable {
     return state.handle { $0.scheduled(block, for: sequence) }
   }
 
-  private func fired(_ sequence: UInt64) {
+  @inlinable
+  func fired(_ sequence: UInt64) {
     state.handle { $0.fired(sequence) }
   }
 }

@@ -19,6 +19,7 @@ extension Signal {
   /// - Returns: A signal with the same events, values and completion `interval` later.
   /// - Note: ReactiveCocoa 2.5 `-delay:`, with the scheduler that RAC always picked itself as an optional
   ///   argument; the interval is a `Duration`.
+  @inlinable
   public func delay(_ interval: Duration, on scheduler: (any Scheduler)? = nil) -> Signal<Value, Failure> {
     precondition(interval >= .zero, "delay(_:on:): interval must not be negative")
     precondition(scheduler !== ImmediateScheduler.shared, "delay(_:on:): scheduler must not be the immediate scheduler")

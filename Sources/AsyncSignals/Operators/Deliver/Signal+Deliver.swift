@@ -15,6 +15,7 @@ extension Signal {
   /// - Returns: A signal with the same events, delivered on `scheduler`.
   /// - Note: ReactiveCocoa 2.5 `-deliverOn:`. RAC let scheduled blocks run after disposal (its subscriber
   ///   then dropped their events); here disposal cancels them, which also releases what they hold.
+  @inlinable
   public func deliver(on scheduler: any Scheduler) -> Signal<Value, Failure> {
     AnonymousSignal { observer in
       DeliverStorage.attach(self, route: .scheduler(scheduler), observer: observer)
@@ -40,6 +41,7 @@ extension Signal {
   /// - Note: ReactiveCocoa 2.5 `-deliverOnMainThread`. An event sent from a main-queue callback of this very
   ///   signal is delivered right after the one in progress, in the same turn, where RAC queued it for a
   ///   later turn; the order is the same.
+  @inlinable
   public func deliverOnMainThread() -> Signal<Value, Failure> {
     AnonymousSignal { observer in
       DeliverStorage.attach(self, route: .mainQueue, observer: observer)
@@ -62,6 +64,7 @@ extension Signal {
   /// - Parameter scheduler: Where the subscription, and with it the source's work, runs.
   /// - Returns: A signal with the same events, subscribed to on `scheduler`.
   /// - Note: ReactiveCocoa 2.5 `-subscribeOn:`.
+  @inlinable
   public func subscribe(on scheduler: any Scheduler) -> Signal<Value, Failure> {
     AnonymousSignal { observer in
       let subscription = CompoundDisposable()

@@ -11,34 +11,55 @@
 /// subscription is started elsewhere — a completion that frees a place only records it. So an inner signal
 /// that completes synchronously during its own subscription does not subscribe to the next one from inside
 /// that subscription: `concat` of 100 000 synchronous signals runs in constant stack depth (guarantee 7).
+@usableFromInline
 struct MergeStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendable {
+  @usableFromInline
   typealias Output = Value
 
   /// An inner signal the caller must subscribe to, with the lock released, then report `attachedInner`.
+  @usableFromInline
   struct Start: Sendable {
+    @usableFromInline
     let signal: Signal<Value, Failure>
+    @usableFromInline
     let inner: InnerSubscription
+
+    @inlinable
+    init(signal: Signal<Value, Failure>, inner: InnerSubscription) {
+      self.signal = signal
+      self.inner = inner
+    }
   }
 
+  @usableFromInline
   var outbox: Outbox<Value, Failure>
-  private var outer: (any Disposable)?
-  private var outerEnded = false
+  @usableFromInline
+  var outer: (any Disposable)?
+  @usableFromInline
+  var outerEnded = false
   /// The inner subscriptions, including the one being made, if any.
-  private var inners = InnerSubscriptions()
+  @usableFromInline
+  var inners = InnerSubscriptions()
   /// The inner signals waiting for a place, in arrival order.
-  private var waiting = Ring<Signal<Value, Failure>>()
-  private let limit: Int
+  @usableFromInline
+  var waiting = Ring<Signal<Value, Failure>>()
+  @usableFromInline
+  let limit: Int
   /// Whether a thread is subscribing to inner signals (it holds a `Start`).
-  private var isStarting = false
+  @usableFromInline
+  var isStarting = false
 
   /// - Parameter limit: The most inner signals subscribed at once; `Int.max` for no limit.
+  @inlinable
   init(limit: Int, observer: Observer<Value, Failure>) {
     self.limit = limit
     outbox = Outbox(observer)
   }
 
-  private var isFinished: Bool { outbox.isClosed }
+  @usableFromInline
+  var isFinished: Bool { outbox.isClosed }
 
+  @inlinable
   mutating func attachedOuter(_ disposable: any Disposable) -> Teardown<Value, Failure> {
     guard isFinished || outerEnded else {
       outer = disposable
@@ -50,12 +71,14 @@ struct MergeStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendab
   }
 
   /// The outer signal sent an inner signal: it waits its turn, which may be now.
+  @inlinable
   mutating func receivedInner(_ signal: Signal<Value, Failure>) -> (Teardown<Value, Failure>, Start?) {
     guard !isFinished else { return (Teardown(), nil) }
     waiting.append(signal)
     return (Teardown(), isStarting ? nil : nextStart())
   }
 
+  @inlinable
   mutating func outerCompleted() -> Teardown<Value, Failure> {
     outerEnded = true
     outer = nil
@@ -63,6 +86,7 @@ struct MergeStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendab
   }
 
   /// The subscription to `inner` has been made: keep it, and go on with the next inner signal due, if any.
+  @inlinable
   mutating func attachedInner(_ inner: InnerSubscription, _ disposable: any Disposable) -> (
     Teardown<Value, Failure>, Start?
   ) {
@@ -73,6 +97,7 @@ struct MergeStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendab
   }
 
   /// `inner` completed: its place goes to the next waiting signal, unless a subscribing thread will give it.
+  @inlinable
   mutating func innerCompleted(_ inner: InnerSubscription) -> (Teardown<Value, Failure>, Start?) {
     inners.remove(inner)
     let teardown = completeIfDone()
@@ -80,7 +105,8 @@ struct MergeStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendab
   }
 
   /// Admits the first waiting signal if there is a place, making the caller the subscribing thread.
-  private mutating func nextStart() -> Start? {
+  @inlinable
+  mutating func nextStart() -> Start? {
     guard !isFinished, inners.count < limit, let signal = waiting.popFirst() else { return nil }
     let inner = InnerSubscription()
     inners.insert(inner)
@@ -88,25 +114,29 @@ struct MergeStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendab
     return Start(signal: signal, inner: inner)
   }
 
-  private mutating func completeIfDone() -> Teardown<Value, Failure> {
+  @inlinable
+  mutating func completeIfDone() -> Teardown<Value, Failure> {
     guard outerEnded, inners.isEmpty, waiting.isEmpty else { return Teardown() }
     return finish(.completed)
   }
 
   /// Queues the terminal event and tears everything down.
+  @inlinable
   mutating func finish(_ event: Event<Value, Failure>) -> Teardown<Value, Failure> {
     guard !isFinished else { return Teardown() }
     outbox.send(event)
     return releaseUpstreams()
   }
 
+  @inlinable
   mutating func stop() -> Teardown<Value, Failure> {
     var teardown = releaseUpstreams()
     teardown.observer = outbox.close()
     return teardown
   }
 
-  private mutating func releaseUpstreams() -> Teardown<Value, Failure> {
+  @inlinable
+  mutating func releaseUpstreams() -> Teardown<Value, Failure> {
     var teardown = Teardown<Value, Failure>()
     teardown.dispose(outer)
     outer = nil

@@ -1,15 +1,20 @@
 /// Performs `merge`, `flatten(maxConcurrent:)` and `concat` of signals: owns the lock, and subscribes to the
 /// inner signals the state machine admits, with the lock released.
+@usableFromInline
 final class MergeStorage<Value: Sendable, Failure: Error>: Disposable {
+  @usableFromInline
   typealias Start = MergeStateMachine<Value, Failure>.Start
 
-  private let state: LockedState<MergeStateMachine<Value, Failure>>  // guards every decision of the operator
+  @usableFromInline
+  let state: LockedState<MergeStateMachine<Value, Failure>>  // guards every decision of the operator
 
-  private init(limit: Int, observer: Observer<Value, Failure>) {
+  @inlinable
+  init(limit: Int, observer: Observer<Value, Failure>) {
     state = LockedState(MergeStateMachine(limit: limit, observer: observer))
   }
 
   /// Merges the inner signals that `outer` sends, at most `limit` at a time.
+  @inlinable
   static func attach(
     outer: Signal<Signal<Value, Failure>, Failure>, limit: Int, observer: Observer<Value, Failure>
   ) -> any Disposable {
@@ -26,6 +31,7 @@ final class MergeStorage<Value: Sendable, Failure: Error>: Disposable {
   }
 
   /// Merges `signals`, at most `limit` at a time, as if an outer signal sent them all and completed.
+  @inlinable
   static func attach(
     _ signals: [Signal<Value, Failure>], limit: Int, observer: Observer<Value, Failure>
   ) -> any Disposable {
@@ -37,13 +43,16 @@ final class MergeStorage<Value: Sendable, Failure: Error>: Disposable {
     return storage
   }
 
+  @usableFromInline
   var isDisposed: Bool { state.isClosed }
 
+  @inlinable
   func dispose() {
     state.handle { $0.stop() }
   }
 
-  private func receivedInner(_ signal: Signal<Value, Failure>) -> Flow {
+  @inlinable
+  func receivedInner(_ signal: Signal<Value, Failure>) -> Flow {
     let (start, flow) = state.decide { $0.receivedInner(signal) }
     guard let start else { return flow }
     return subscribe(from: start)
@@ -51,7 +60,8 @@ final class MergeStorage<Value: Sendable, Failure: Error>: Disposable {
 
   /// The trampoline: subscribes to `first`, then to each inner signal the state machine admits next, in a
   /// loop rather than by recursion. Returns whether the operator is still open.
-  private func subscribe(from first: Start) -> Flow {
+  @inlinable
+  func subscribe(from first: Start) -> Flow {
     var start: Start? = first
     var flow = Flow.proceed
     while let current = start {
@@ -62,7 +72,8 @@ final class MergeStorage<Value: Sendable, Failure: Error>: Disposable {
     return flow
   }
 
-  private func received(_ event: Event<Value, Failure>, from inner: InnerSubscription) -> Flow {
+  @inlinable
+  func received(_ event: Event<Value, Failure>, from inner: InnerSubscription) -> Flow {
     switch event {
     case .next(let value):
       return state.update { $0.outbox.send(.next(value)) }

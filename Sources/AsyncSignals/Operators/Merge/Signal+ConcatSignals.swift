@@ -12,6 +12,7 @@ extension Signal {
   ///
   /// - Returns: The concatenation of the inner signals.
   /// - Note: ReactiveCocoa 2.5 `-concat` on a signal of signals (`-flatten:1`, as here).
+  @inlinable
   public func concat<Inner: Sendable>() -> Signal<Inner, Failure> where Value == Signal<Inner, Failure> {
     flatten(maxConcurrent: 1)
   }
@@ -31,6 +32,7 @@ extension Signal {
   /// - Returns: The concatenation.
   /// - Note: ReactiveCocoa 2.5 `+concat:` (RACStream). RAC folds the collection with `-concat:`, nesting one
   ///   subscription per signal; here one operator subscribes to them in a loop.
+  @inlinable
   public static func concat(_ signals: some Sequence<Signal<Value, Failure>>) -> Signal<Value, Failure> {
     let signals = Array(signals)
     return AnonymousSignal { observer in
@@ -51,6 +53,7 @@ extension Signal {
   /// - Parameter next: Makes the signal that follows.
   /// - Returns: The values of the signal `next` makes.
   /// - Note: ReactiveCocoa 2.5 `-then:` (RAC's is `ignoreValues`, then `-concat:` of `+defer:`, as here).
+  @inlinable
   public func then<NewValue: Sendable>(
     _ next: @escaping @Sendable () -> Signal<NewValue, Failure>
   ) -> Signal<NewValue, Failure> {

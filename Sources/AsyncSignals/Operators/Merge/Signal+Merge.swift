@@ -11,6 +11,7 @@ extension Signal {
   /// - Parameter other: The signal merged with this one.
   /// - Returns: The merged signal.
   /// - Note: ReactiveCocoa 2.5 `-merge:` (`+merge:` of the two signals, as in RAC).
+  @inlinable
   public func merge(_ other: Signal<Value, Failure>) -> Signal<Value, Failure> {
     Signal.merge([self, other])
   }
@@ -28,6 +29,7 @@ extension Signal {
   /// - Parameter signals: The signals to merge.
   /// - Returns: The merged signal.
   /// - Note: ReactiveCocoa 2.5 `+merge:`, which also copies the collection eagerly.
+  @inlinable
   public static func merge(_ signals: some Sequence<Signal<Value, Failure>>) -> Signal<Value, Failure> {
     let signals = Array(signals)
     return AnonymousSignal { observer in
@@ -49,6 +51,7 @@ extension Signal {
   /// - Note: ReactiveCocoa 2.5 `-flatten` (RACStream), an unbounded merge for signals. RAC builds it on
   ///   `-flattenMap:`; this is ``flatten(maxConcurrent:)`` with no limit. RAC skips `nil` inner signals;
   ///   Swift has none.
+  @inlinable
   public func flatten<Inner: Sendable>() -> Signal<Inner, Failure> where Value == Signal<Inner, Failure> {
     let outer = self
     return AnonymousSignal { observer in
@@ -75,6 +78,7 @@ extension Signal {
   /// - Returns: The merged signal.
   /// - Note: ReactiveCocoa 2.5 `-flatten:`. RAC subscribes to the next waiting signal from inside the
   ///   completion of the previous one, so its stack grows with each inner signal that completes synchronously.
+  @inlinable
   public func flatten<Inner: Sendable>(maxConcurrent: Int) -> Signal<Inner, Failure>
   where Value == Signal<Inner, Failure> {
     precondition(maxConcurrent >= 0, "flatten(maxConcurrent:): maxConcurrent must not be negative")

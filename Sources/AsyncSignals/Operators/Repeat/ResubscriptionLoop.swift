@@ -1,12 +1,17 @@
 /// Subscribes to the source again and again for one `repeat` or `retry` subscription, and forwards its
 /// events. Referenced only by the live source subscription (and by the loop's stack frame), so it and the
 /// downstream observer go away with the last subscription.
+@usableFromInline
 final class ResubscriptionLoop<Value: Sendable, Failure: Error>: Sendable {
-  private let source: Signal<Value, Failure>
-  private let observer: Observer<Value, Failure>
-  private let storage: ResubscriptionStorage
+  @usableFromInline
+  let source: Signal<Value, Failure>
+  @usableFromInline
+  let observer: Observer<Value, Failure>
+  @usableFromInline
+  let storage: ResubscriptionStorage
 
-  private init(
+  @inlinable
+  init(
     source: Signal<Value, Failure>, observer: Observer<Value, Failure>, storage: ResubscriptionStorage
   ) {
     self.source = source
@@ -14,6 +19,7 @@ final class ResubscriptionLoop<Value: Sendable, Failure: Error>: Sendable {
     self.storage = storage
   }
 
+  @inlinable
   static func attach(
     _ source: Signal<Value, Failure>, policy: ResubscriptionStateMachine.Policy,
     _ observer: Observer<Value, Failure>
@@ -24,7 +30,8 @@ final class ResubscriptionLoop<Value: Sendable, Failure: Error>: Sendable {
   }
 
   /// The trampoline: subscribes until a subscription stays live or the result finishes.
-  private func run() {
+  @inlinable
+  func run() {
     while storage.willAttach() {
       let subscription = source.attach { event in self.received(event) }
       switch storage.didAttach(subscription) {
@@ -37,7 +44,8 @@ final class ResubscriptionLoop<Value: Sendable, Failure: Error>: Sendable {
     }
   }
 
-  private func received(_ event: Event<Value, Failure>) -> Flow {
+  @inlinable
+  func received(_ event: Event<Value, Failure>) -> Flow {
     guard !storage.isFinished else { return .stop }
     let failed: Bool
     switch event {

@@ -5,8 +5,10 @@
 /// made — a synchronous source — only records that the next one is due, and the loop that is making it
 /// subscribes again once `attach` has returned. A subscription that ends later, on its own, finds no loop
 /// running and starts one. Either way one stack frame of the loop serves any number of resubscriptions.
+@usableFromInline
 struct ResubscriptionStateMachine: Sendable {
   /// When a subscription to the source ends in a way that calls for another one.
+  @usableFromInline
   enum Policy: Sendable {
     /// `repeat`: after each completion. A failure ends the result.
     case repeatAfterCompletion
@@ -16,6 +18,7 @@ struct ResubscriptionStateMachine: Sendable {
   }
 
   /// What the loop does once `attach` has returned.
+  @usableFromInline
   enum AfterAttach {
     /// Keep the subscription: it is live.
     case keep
@@ -26,6 +29,7 @@ struct ResubscriptionStateMachine: Sendable {
   }
 
   /// What the source observer does with a terminal event of the source.
+  @usableFromInline
   enum OnTerminal {
     /// Start the loop: no loop is running.
     case subscribeAgain
@@ -35,17 +39,24 @@ struct ResubscriptionStateMachine: Sendable {
     case forward
   }
 
-  private var policy: Policy
-  private(set) var isFinished = false
-  private var isAttaching = false
-  private var resubscriptionDue = false
-  private var current: (any Disposable)?
+  @usableFromInline
+  var policy: Policy
+  @usableFromInline
+  var isFinished = false
+  @usableFromInline
+  var isAttaching = false
+  @usableFromInline
+  var resubscriptionDue = false
+  @usableFromInline
+  var current: (any Disposable)?
 
+  @inlinable
   init(policy: Policy) {
     self.policy = policy
   }
 
   /// Before the loop subscribes to the source: whether it should.
+  @inlinable
   mutating func willAttach() -> Bool {
     guard !isFinished else { return false }
     isAttaching = true
@@ -53,6 +64,7 @@ struct ResubscriptionStateMachine: Sendable {
   }
 
   /// After `attach` has returned `subscription`: what to do with it.
+  @inlinable
   mutating func didAttach(_ subscription: any Disposable) -> AfterAttach {
     isAttaching = false
     if isFinished { return .dispose }
@@ -66,6 +78,7 @@ struct ResubscriptionStateMachine: Sendable {
 
   /// The source sent a terminal event. Returns what to do, and the ended subscription, to release once the
   /// lock is released (it disposes itself: the source observer answers `.stop`).
+  @inlinable
   mutating func sourceTerminated(failed: Bool) -> (OnTerminal, released: (any Disposable)?) {
     guard !isFinished else { return (.none, nil) }
     let ended = current
@@ -83,6 +96,7 @@ struct ResubscriptionStateMachine: Sendable {
 
   /// The downstream answered `.stop`, or the result was disposed. Returns the live subscription, to dispose
   /// once the lock is released.
+  @inlinable
   mutating func finish() -> (any Disposable)? {
     isFinished = true
     defer { current = nil }
@@ -90,7 +104,8 @@ struct ResubscriptionStateMachine: Sendable {
   }
 
   /// Whether the policy calls for another subscription; counts a retry.
-  private mutating func resubscribes(failed: Bool) -> Bool {
+  @inlinable
+  mutating func resubscribes(failed: Bool) -> Bool {
     switch policy {
     case .repeatAfterCompletion:
       return !failed

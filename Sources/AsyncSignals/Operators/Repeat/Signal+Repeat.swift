@@ -16,6 +16,7 @@ extension Signal {
   /// - Note: ReactiveCocoa 2.5 `-repeat`. RAC resubscribes through the current scheduler's recursive
   ///   scheduling (asynchronously on a queue scheduler); here the thread that completed the previous
   ///   subscription resubscribes at once, so a synchronous source repeats synchronously.
+  @inlinable
   public func `repeat`() -> Signal<Value, Failure> {
     AnonymousSignal(nameSource: derivedName("repeat()")) { observer in
       ResubscriptionLoop.attach(self, policy: .repeatAfterCompletion, observer)
@@ -39,6 +40,7 @@ extension Signal {
   /// - Returns: The values of each subscription in turn.
   /// - Note: ReactiveCocoa 2.5 `-retry:`, except that `0` means no retries; in RAC `retry:0` retries
   ///   forever, which is ``retry()`` here. Resubscription is synchronous, as for ``repeat()``.
+  @inlinable
   public func retry(upTo count: Int) -> Signal<Value, Failure> {
     precondition(count >= 0, "retry(upTo:): count must not be negative")
     return AnonymousSignal(nameSource: derivedName("retry(upTo: \(count))")) { observer in
@@ -59,6 +61,7 @@ extension Signal {
   /// - Returns: The values of each subscription in turn.
   /// - Note: ReactiveCocoa 2.5 `-retry` (`retry:0`). Resubscription is synchronous, as for ``repeat()``.
   ///   The failure type is kept, so that the result composes with signals of the same type.
+  @inlinable
   public func retry() -> Signal<Value, Failure> {
     AnonymousSignal(nameSource: derivedName("retry()")) { observer in
       ResubscriptionLoop.attach(self, policy: .retryAfterFailure(limit: nil), observer)

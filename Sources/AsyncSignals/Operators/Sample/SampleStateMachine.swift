@@ -3,29 +3,40 @@
 /// RAC's rules: the source's latest value is kept; each value of the sampler sends it (again, if the source
 /// has sent nothing new), and nothing before the source's first value. A terminal event of either side ends
 /// the result.
+@usableFromInline
 struct SampleStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendable {
+  @usableFromInline
   typealias Output = Value
 
+  @usableFromInline
   var outbox: Outbox<Value, Failure>
-  private var latest: Value?
-  private var source: (any Disposable)?
-  private var sampler: (any Disposable)?
+  @usableFromInline
+  var latest: Value?
+  @usableFromInline
+  var source: (any Disposable)?
+  @usableFromInline
+  var sampler: (any Disposable)?
 
+  @inlinable
   init(_ observer: Observer<Value, Failure>) {
     outbox = Outbox(observer)
   }
 
-  private var isFinished: Bool { outbox.isClosed }
+  @usableFromInline
+  var isFinished: Bool { outbox.isClosed }
 
+  @inlinable
   mutating func attachedSource(_ disposable: any Disposable) -> Teardown<Value, Failure> {
     attached(disposable, as: \.source)
   }
 
+  @inlinable
   mutating func attachedSampler(_ disposable: any Disposable) -> Teardown<Value, Failure> {
     attached(disposable, as: \.sampler)
   }
 
-  private mutating func attached(
+  @inlinable
+  mutating func attached(
     _ disposable: any Disposable, as slot: WritableKeyPath<Self, (any Disposable)?>
   ) -> Teardown<Value, Failure> {
     guard isFinished else {
@@ -37,30 +48,35 @@ struct SampleStateMachine<Value: Sendable, Failure: Error>: OperatorState, Senda
     return teardown
   }
 
+  @inlinable
   mutating func receivedValue(_ value: Value) {
     guard !isFinished else { return }
     latest = value
   }
 
+  @inlinable
   mutating func receivedSample() {
     guard let latest else { return }
     outbox.send(.next(latest))
   }
 
   /// Queues the terminal event (from either side) and tears everything down.
+  @inlinable
   mutating func finish(_ event: Event<Value, Failure>) -> Teardown<Value, Failure> {
     guard !isFinished else { return Teardown() }
     outbox.send(event)
     return releaseUpstreams()
   }
 
+  @inlinable
   mutating func stop() -> Teardown<Value, Failure> {
     var teardown = releaseUpstreams()
     teardown.observer = outbox.close()
     return teardown
   }
 
-  private mutating func releaseUpstreams() -> Teardown<Value, Failure> {
+  @inlinable
+  mutating func releaseUpstreams() -> Teardown<Value, Failure> {
     var teardown = Teardown<Value, Failure>()
     teardown.dispose(sampler)
     teardown.dispose(source)

@@ -1,12 +1,16 @@
 /// Performs `sample`: owns the lock and subscribes and disposes with it released.
+@usableFromInline
 final class SampleStorage<Value: Sendable, Failure: Error>: Disposable {
-  private let state: LockedState<SampleStateMachine<Value, Failure>>  // guards every decision and the value
+  @usableFromInline
+  let state: LockedState<SampleStateMachine<Value, Failure>>  // guards every decision and the value
 
-  private init(_ observer: Observer<Value, Failure>) {
+  @inlinable
+  init(_ observer: Observer<Value, Failure>) {
     state = LockedState(SampleStateMachine(observer))
   }
 
   /// Subscribes to `source`, then — unless it has already ended the result — to `sampler`.
+  @inlinable
   static func attach<Trigger>(
     _ source: Signal<Value, Failure>, sampler: Signal<Trigger, Failure>, observer: Observer<Value, Failure>
   ) -> any Disposable {
@@ -30,8 +34,10 @@ final class SampleStorage<Value: Sendable, Failure: Error>: Disposable {
     return storage
   }
 
+  @usableFromInline
   var isDisposed: Bool { state.isClosed }
 
+  @inlinable
   func dispose() {
     state.handle { $0.stop() }
   }

@@ -12,6 +12,7 @@ extension Signal {
   /// - Parameter sampler: The signal whose values trigger a sample; its values themselves are ignored.
   /// - Returns: A signal of sampled values.
   /// - Note: ReactiveCocoa 2.5 `-sample:`. RAC stores the value under a lock and sends without it, as here.
+  @inlinable
   public func sample<Trigger: Sendable>(_ sampler: Signal<Trigger, Failure>) -> Signal<Value, Failure> {
     AnonymousSignal { observer in
       SampleStorage.attach(self, sampler: sampler, observer: observer)

@@ -16,6 +16,7 @@ extension Signal {
   /// - Returns: The values of the signal chosen by the latest key.
   /// - Note: ReactiveCocoa 2.5 `+switch:cases:default:` with a default signal. A `nil` key matches a `nil`
   ///   case through `Optional`'s own `Hashable`, where RAC needs `RACTupleNil`.
+  @inlinable
   public static func `switch`<Key: Hashable & Sendable>(
     _ key: Signal<Key, Failure>, cases: [Key: Signal<Value, Failure>], default defaultSignal: Signal<Value, Failure>
   ) -> Signal<Value, Failure> {
@@ -40,6 +41,7 @@ extension Signal {
   /// - Note: ReactiveCocoa 2.5 `+switch:cases:default:` with a `nil` default, which fails with
   ///   `RACSignalErrorNoMatchingCase`. With typed failures the caller supplies that failure: the signal's
   ///   `Failure` type is the caller's, so the library cannot make one.
+  @inlinable
   public static func `switch`<Key: Hashable & Sendable>(
     _ key: Signal<Key, Failure>, cases: [Key: Signal<Value, Failure>],
     unmatched: @escaping @Sendable (Key) -> Failure
@@ -63,6 +65,7 @@ extension Signal {
   ///   - falseSignal: The signal followed after `false`.
   /// - Returns: The values of the chosen signal.
   /// - Note: ReactiveCocoa 2.5 `+if:then:else:`.
+  @inlinable
   public static func `if`(
     _ condition: Signal<Bool, Failure>, then trueSignal: Signal<Value, Failure>,
     else falseSignal: Signal<Value, Failure>

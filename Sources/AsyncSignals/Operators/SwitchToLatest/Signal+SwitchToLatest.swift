@@ -14,6 +14,7 @@ extension Signal {
   ///   one sees the switch (its `takeUntil:` fires second); here the previous one is disposed first, so a
   ///   stale inner signal can never send after the new one has started. RAC treats a `nil` inner signal as
   ///   empty; Swift has none (send `.empty`).
+  @inlinable
   public func switchToLatest<Inner: Sendable>() -> Signal<Inner, Failure> where Value == Signal<Inner, Failure> {
     let outer = self
     return AnonymousSignal { observer in

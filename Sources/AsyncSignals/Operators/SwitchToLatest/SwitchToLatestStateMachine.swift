@@ -4,21 +4,30 @@
 /// disposed and anything it still sends (from another thread, racing the switch) is dropped. The result
 /// completes when the outer signal and the latest inner signal have completed, and fails with the first
 /// failure of the outer signal or of the inner signal being followed.
+@usableFromInline
 struct SwitchToLatestStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendable {
+  @usableFromInline
   typealias Output = Value
 
+  @usableFromInline
   var outbox: Outbox<Value, Failure>
-  private var outer: (any Disposable)?
-  private var outerEnded = false
+  @usableFromInline
+  var outer: (any Disposable)?
+  @usableFromInline
+  var outerEnded = false
   /// The latest inner subscription, while it is live: at most one member.
-  private var latest = InnerSubscriptions()
+  @usableFromInline
+  var latest = InnerSubscriptions()
 
+  @inlinable
   init(_ observer: Observer<Value, Failure>) {
     outbox = Outbox(observer)
   }
 
-  private var isFinished: Bool { outbox.isClosed }
+  @usableFromInline
+  var isFinished: Bool { outbox.isClosed }
 
+  @inlinable
   mutating func attachedOuter(_ disposable: any Disposable) -> Teardown<Value, Failure> {
     guard isFinished || outerEnded else {
       outer = disposable
@@ -32,6 +41,7 @@ struct SwitchToLatestStateMachine<Value: Sendable, Failure: Error>: OperatorStat
   /// A new inner signal arrived: it replaces the latest one, which is disposed.
   ///
   /// - Returns: The teardown, and whether the caller must subscribe to the new inner signal.
+  @inlinable
   mutating func receivedInner(_ inner: InnerSubscription) -> (Teardown<Value, Failure>, Bool) {
     guard !isFinished else { return (Teardown(), false) }
     var teardown = Teardown<Value, Failure>()
@@ -40,28 +50,33 @@ struct SwitchToLatestStateMachine<Value: Sendable, Failure: Error>: OperatorStat
     return (teardown, true)
   }
 
+  @inlinable
   mutating func attachedInner(_ inner: InnerSubscription, _ disposable: any Disposable) -> Teardown<Value, Failure> {
     var teardown = Teardown<Value, Failure>()
     if !latest.attached(inner, disposable) { teardown.dispose(disposable) }
     return teardown
   }
 
+  @inlinable
   mutating func receivedValue(_ value: Value, from inner: InnerSubscription) {
     guard latest.contains(inner) else { return }
     outbox.send(.next(value))
   }
 
+  @inlinable
   mutating func innerFailed(_ inner: InnerSubscription, _ error: Failure) -> Teardown<Value, Failure> {
     guard latest.contains(inner) else { return Teardown() }
     return finish(.error(error))
   }
 
+  @inlinable
   mutating func innerCompleted(_ inner: InnerSubscription) -> Teardown<Value, Failure> {
     guard latest.contains(inner) else { return Teardown() }
     latest.remove(inner)
     return outerEnded ? finish(.completed) : Teardown()
   }
 
+  @inlinable
   mutating func outerCompleted() -> Teardown<Value, Failure> {
     outerEnded = true
     outer = nil
@@ -69,19 +84,22 @@ struct SwitchToLatestStateMachine<Value: Sendable, Failure: Error>: OperatorStat
   }
 
   /// Queues the terminal event and tears everything down.
+  @inlinable
   mutating func finish(_ event: Event<Value, Failure>) -> Teardown<Value, Failure> {
     guard !isFinished else { return Teardown() }
     outbox.send(event)
     return releaseUpstreams()
   }
 
+  @inlinable
   mutating func stop() -> Teardown<Value, Failure> {
     var teardown = releaseUpstreams()
     teardown.observer = outbox.close()
     return teardown
   }
 
-  private mutating func releaseUpstreams() -> Teardown<Value, Failure> {
+  @inlinable
+  mutating func releaseUpstreams() -> Teardown<Value, Failure> {
     var teardown = Teardown<Value, Failure>()
     teardown.dispose(outer)
     outer = nil

@@ -1,11 +1,15 @@
 /// Performs `switchToLatest`: owns the lock, and disposes and subscribes to inner signals with it released.
+@usableFromInline
 final class SwitchToLatestStorage<Value: Sendable, Failure: Error>: Disposable {
-  private let state: LockedState<SwitchToLatestStateMachine<Value, Failure>>  // guards every decision
+  @usableFromInline
+  let state: LockedState<SwitchToLatestStateMachine<Value, Failure>>  // guards every decision
 
-  private init(_ observer: Observer<Value, Failure>) {
+  @inlinable
+  init(_ observer: Observer<Value, Failure>) {
     state = LockedState(SwitchToLatestStateMachine(observer))
   }
 
+  @inlinable
   static func attach(
     outer: Signal<Signal<Value, Failure>, Failure>, observer: Observer<Value, Failure>
   ) -> any Disposable {
@@ -21,14 +25,17 @@ final class SwitchToLatestStorage<Value: Sendable, Failure: Error>: Disposable {
     return storage
   }
 
+  @usableFromInline
   var isDisposed: Bool { state.isClosed }
 
+  @inlinable
   func dispose() {
     state.handle { $0.stop() }
   }
 
   /// Disposes the previous inner subscription (in `decide`, lock released), then subscribes to `signal`.
-  private func receivedInner(_ signal: Signal<Value, Failure>) -> Flow {
+  @inlinable
+  func receivedInner(_ signal: Signal<Value, Failure>) -> Flow {
     let inner = InnerSubscription()
     let (subscribe, flow) = state.decide { $0.receivedInner(inner) }
     guard subscribe else { return flow }
@@ -36,7 +43,8 @@ final class SwitchToLatestStorage<Value: Sendable, Failure: Error>: Disposable {
     return state.handle { $0.attachedInner(inner, subscription) }
   }
 
-  private func received(_ event: Event<Value, Failure>, from inner: InnerSubscription) -> Flow {
+  @inlinable
+  func received(_ event: Event<Value, Failure>, from inner: InnerSubscription) -> Flow {
     switch event {
     case .next(let value): return state.update { $0.receivedValue(value, from: inner) }
     case .error(let error): return state.handle { $0.innerFailed(inner, error) }

@@ -14,6 +14,7 @@ extension Signal {
   /// - Note: ReactiveCocoa 2.5 `-takeUntil:`. RAC ignores a failure of the trigger (the result goes on); with
   ///   typed failures the trigger's failure fails the result instead, so that it is never dropped silently.
   ///   The trigger shares this signal's `Failure`: promote a trigger that cannot fail to it first.
+  @inlinable
   public func take<Trigger: Sendable>(until trigger: Signal<Trigger, Failure>) -> Signal<Value, Failure> {
     AnonymousSignal { observer in
       TakeUntilStorage.attach(self, until: trigger, observer: observer)
@@ -34,6 +35,7 @@ extension Signal {
   /// - Parameter replacement: The signal that takes over.
   /// - Returns: This signal's values, then `replacement`'s events.
   /// - Note: ReactiveCocoa 2.5 `-takeUntilReplacement:`.
+  @inlinable
   public func take(untilReplacement replacement: Signal<Value, Failure>) -> Signal<Value, Failure> {
     AnonymousSignal { observer in
       TakeUntilStorage.attach(self, untilReplacement: replacement, observer: observer)

@@ -3,9 +3,12 @@
 /// Both forward a source until a second signal (the trigger) speaks, and both subscribe to the trigger first.
 /// `take(until:)` then completes (`Mode.complete`); `take(untilReplacement:)` disposes the source and forwards
 /// the replacement from then on (`Mode.replace`), and never lets the source's completion through.
+@usableFromInline
 struct TakeUntilStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendable {
+  @usableFromInline
   typealias Output = Value
 
+  @usableFromInline
   enum Mode: Sendable {
     /// `take(until:)`: the trigger's first value or completion completes the result.
     case complete
@@ -13,20 +16,28 @@ struct TakeUntilStateMachine<Value: Sendable, Failure: Error>: OperatorState, Se
     case replace
   }
 
+  @usableFromInline
   var outbox: Outbox<Value, Failure>
-  private let mode: Mode
-  private var source: (any Disposable)?
+  @usableFromInline
+  let mode: Mode
+  @usableFromInline
+  var source: (any Disposable)?
   /// The source has ended: completed (swallowed in `.replace` mode) or replaced.
-  private var sourceEnded = false
-  private var trigger: (any Disposable)?
+  @usableFromInline
+  var sourceEnded = false
+  @usableFromInline
+  var trigger: (any Disposable)?
 
+  @inlinable
   init(mode: Mode, observer: Observer<Value, Failure>) {
     self.mode = mode
     outbox = Outbox(observer)
   }
 
-  private var isFinished: Bool { outbox.isClosed }
+  @usableFromInline
+  var isFinished: Bool { outbox.isClosed }
 
+  @inlinable
   mutating func attachedTrigger(_ disposable: any Disposable) -> Teardown<Value, Failure> {
     guard isFinished else {
       trigger = disposable
@@ -37,6 +48,7 @@ struct TakeUntilStateMachine<Value: Sendable, Failure: Error>: OperatorState, Se
     return teardown
   }
 
+  @inlinable
   mutating func attachedSource(_ disposable: any Disposable) -> Teardown<Value, Failure> {
     guard isFinished || sourceEnded else {
       source = disposable
@@ -49,16 +61,19 @@ struct TakeUntilStateMachine<Value: Sendable, Failure: Error>: OperatorState, Se
 
   // MARK: The source
 
+  @inlinable
   mutating func receivedValue(_ value: Value) {
     guard !sourceEnded else { return }
     outbox.send(.next(value))
   }
 
+  @inlinable
   mutating func sourceFailed(_ error: Failure) -> Teardown<Value, Failure> {
     guard !sourceEnded else { return Teardown() }
     return finish(.error(error))
   }
 
+  @inlinable
   mutating func sourceCompleted() -> Teardown<Value, Failure> {
     guard !sourceEnded else { return Teardown() }
     switch mode {
@@ -75,11 +90,13 @@ struct TakeUntilStateMachine<Value: Sendable, Failure: Error>: OperatorState, Se
   // MARK: The trigger
 
   /// `take(until:)`'s trigger sent a value or completed.
+  @inlinable
   mutating func triggerFired() -> Teardown<Value, Failure> {
     finish(.completed)
   }
 
   /// `take(untilReplacement:)`'s replacement sent `event`: the source is disposed at its first event.
+  @inlinable
   mutating func replacementSent(_ event: Event<Value, Failure>) -> Teardown<Value, Failure> {
     guard !isFinished else { return Teardown() }
     if event.isTerminating { return finish(event) }
@@ -94,19 +111,22 @@ struct TakeUntilStateMachine<Value: Sendable, Failure: Error>: OperatorState, Se
   }
 
   /// Queues the terminal event and tears everything down.
+  @inlinable
   mutating func finish(_ event: Event<Value, Failure>) -> Teardown<Value, Failure> {
     guard !isFinished else { return Teardown() }
     outbox.send(event)
     return releaseUpstreams()
   }
 
+  @inlinable
   mutating func stop() -> Teardown<Value, Failure> {
     var teardown = releaseUpstreams()
     teardown.observer = outbox.close()
     return teardown
   }
 
-  private mutating func releaseUpstreams() -> Teardown<Value, Failure> {
+  @inlinable
+  mutating func releaseUpstreams() -> Teardown<Value, Failure> {
     var teardown = Teardown<Value, Failure>()
     teardown.dispose(source)
     teardown.dispose(trigger)

@@ -1,13 +1,17 @@
 /// Performs `take(until:)` and `take(untilReplacement:)`: owns the lock, and subscribes and disposes with it
 /// released.
+@usableFromInline
 final class TakeUntilStorage<Value: Sendable, Failure: Error>: Disposable {
-  private let state: LockedState<TakeUntilStateMachine<Value, Failure>>  // guards every decision
+  @usableFromInline
+  let state: LockedState<TakeUntilStateMachine<Value, Failure>>  // guards every decision
 
-  private init(mode: TakeUntilStateMachine<Value, Failure>.Mode, observer: Observer<Value, Failure>) {
+  @inlinable
+  init(mode: TakeUntilStateMachine<Value, Failure>.Mode, observer: Observer<Value, Failure>) {
     state = LockedState(TakeUntilStateMachine(mode: mode, observer: observer))
   }
 
   /// `take(until:)`: subscribes to `trigger`, then — unless it has already fired — to `source`.
+  @inlinable
   static func attach<Trigger>(
     _ source: Signal<Value, Failure>, until trigger: Signal<Trigger, Failure>,
     observer: Observer<Value, Failure>
@@ -23,6 +27,7 @@ final class TakeUntilStorage<Value: Sendable, Failure: Error>: Disposable {
   }
 
   /// `take(untilReplacement:)`: subscribes to `replacement`, then — unless it has already sent — to `source`.
+  @inlinable
   static func attach(
     _ source: Signal<Value, Failure>, untilReplacement replacement: Signal<Value, Failure>,
     observer: Observer<Value, Failure>
@@ -34,7 +39,8 @@ final class TakeUntilStorage<Value: Sendable, Failure: Error>: Disposable {
     return storage.attachSource(source, after: replacementSubscription)
   }
 
-  private func attachSource(_ source: Signal<Value, Failure>, after trigger: any Disposable) -> any Disposable {
+  @inlinable
+  func attachSource(_ source: Signal<Value, Failure>, after trigger: any Disposable) -> any Disposable {
     guard state.handle({ $0.attachedTrigger(trigger) }) == .proceed else { return self }
     let subscription = source.attach { event in
       switch event {
@@ -47,8 +53,10 @@ final class TakeUntilStorage<Value: Sendable, Failure: Error>: Disposable {
     return self
   }
 
+  @usableFromInline
   var isDisposed: Bool { state.isClosed }
 
+  @inlinable
   func dispose() {
     state.handle { $0.stop() }
   }

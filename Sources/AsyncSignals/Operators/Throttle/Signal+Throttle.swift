@@ -21,6 +21,7 @@ extension Signal {
   /// - Returns: A signal of the values that stayed the latest for `interval`.
   /// - Note: ReactiveCocoa 2.5 `-throttle:`, with the scheduler that RAC always picked itself as an optional
   ///   argument; the interval is a `Duration`.
+  @inlinable
   public func throttle(_ interval: Duration, on scheduler: (any Scheduler)? = nil) -> Signal<Value, Failure> {
     throttle(interval, on: scheduler, operator: "throttle(_:on:)") { _ in true }
   }
@@ -46,6 +47,7 @@ extension Signal {
   ///     the value arrives on.
   /// - Returns: A signal of the unthrottled values and of the throttled values that stayed the latest.
   /// - Note: ReactiveCocoa 2.5 `-throttle:valuesPassingTest:`, with the scheduler as an optional argument.
+  @inlinable
   public func throttle(
     _ interval: Duration, on scheduler: (any Scheduler)? = nil,
     valuesPassing predicate: @escaping @Sendable (Value) -> Bool
@@ -53,7 +55,8 @@ extension Signal {
     throttle(interval, on: scheduler, operator: "throttle(_:on:valuesPassing:)", predicate)
   }
 
-  private func throttle(
+  @inlinable
+  func throttle(
     _ interval: Duration, on scheduler: (any Scheduler)?, operator name: String,
     _ predicate: @escaping @Sendable (Value) -> Bool
   ) -> Signal<Value, Failure> {

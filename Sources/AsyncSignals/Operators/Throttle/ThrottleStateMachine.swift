@@ -4,19 +4,28 @@
 /// the new pending one and its timer is started, an unthrottled one is sent at once. Each timer carries the
 /// generation of the value it was started for, so a timer that fires after its value was replaced (the
 /// cancellation raced with it) sends nothing.
+@usableFromInline
 struct ThrottleStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendable {
+  @usableFromInline
   var outbox: Outbox<Value, Failure>
-  private var source: (any Disposable)?
-  private var sourceEnded = false
-  private var pending: Value?
-  private var generation: UInt64 = 0
-  private var timer: (any Disposable)?
+  @usableFromInline
+  var source: (any Disposable)?
+  @usableFromInline
+  var sourceEnded = false
+  @usableFromInline
+  var pending: Value?
+  @usableFromInline
+  var generation: UInt64 = 0
+  @usableFromInline
+  var timer: (any Disposable)?
 
+  @inlinable
   init(_ observer: Observer<Value, Failure>) {
     outbox = Outbox(observer)
   }
 
   /// A value that is not throttled: the pending value is dropped and this one is sent at once.
+  @inlinable
   mutating func receivedImmediateValue(_ value: Value) -> Teardown<Value, Failure> {
     guard !outbox.isClosed else { return Teardown() }
     let teardown = dropPending()
@@ -27,6 +36,7 @@ struct ThrottleStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sen
   /// A throttled value replaces the pending one.
   ///
   /// - Returns: The generation to start its timer with, or `nil` if the operator has finished.
+  @inlinable
   mutating func receivedThrottledValue(_ value: Value, _ teardown: inout Teardown<Value, Failure>) -> UInt64? {
     guard !outbox.isClosed else { return nil }
     teardown = dropPending()
@@ -36,6 +46,7 @@ struct ThrottleStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sen
   }
 
   /// The timer of `generation` has been scheduled: keep it to cancel it, unless it is already stale.
+  @inlinable
   mutating func startedTimer(_ disposable: (any Disposable)?, generation: UInt64) -> Teardown<Value, Failure> {
     guard let disposable else { return Teardown() }
     guard !outbox.isClosed, generation == self.generation, pending != nil, timer == nil else {
@@ -48,6 +59,7 @@ struct ThrottleStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sen
   }
 
   /// The interval of the value of `generation` has passed without a newer value: send it.
+  @inlinable
   mutating func timerFired(generation: UInt64) {
     guard !outbox.isClosed, generation == self.generation, let value = pending.take() else { return }
     timer = nil
@@ -55,6 +67,7 @@ struct ThrottleStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sen
   }
 
   /// RAC flushes the pending value on completion: it is sent at once, then the completion.
+  @inlinable
   mutating func sourceCompleted() -> Teardown<Value, Failure> {
     guard !outbox.isClosed else { return Teardown() }
     sourceEnded = true
@@ -68,6 +81,7 @@ struct ThrottleStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sen
   }
 
   /// A failure is sent at once; the pending value is dropped, as RAC drops it.
+  @inlinable
   mutating func sourceFailed(_ error: Failure) -> Teardown<Value, Failure> {
     guard !outbox.isClosed else { return Teardown() }
     sourceEnded = true
@@ -77,6 +91,7 @@ struct ThrottleStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sen
     return teardown
   }
 
+  @inlinable
   mutating func attachedSource(_ disposable: any Disposable) -> Teardown<Value, Failure> {
     guard outbox.isClosed || sourceEnded else {
       source = disposable
@@ -87,6 +102,7 @@ struct ThrottleStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sen
     return teardown
   }
 
+  @inlinable
   mutating func stop() -> Teardown<Value, Failure> {
     var teardown = dropPending()
     teardown.dispose(source)
@@ -96,7 +112,8 @@ struct ThrottleStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sen
     return teardown
   }
 
-  private mutating func dropPending() -> Teardown<Value, Failure> {
+  @inlinable
+  mutating func dropPending() -> Teardown<Value, Failure> {
     var teardown = Teardown<Value, Failure>()
     pending = nil
     teardown.dispose(timer)

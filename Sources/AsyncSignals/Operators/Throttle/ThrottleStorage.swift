@@ -1,16 +1,22 @@
 /// Owns `throttle`'s lock and performs every effect with the lock released: the predicate, scheduling and
 /// cancelling timers, delivery and disposal.
+@usableFromInline
 final class ThrottleStorage<Value: Sendable, Failure: Error>: Disposable {
-  private let state: LockedState<ThrottleStateMachine<Value, Failure>>  // guards all mutable state of the operator
-  private let interval: Duration
-  private let timers: TimerScheduler
+  @usableFromInline
+  let state: LockedState<ThrottleStateMachine<Value, Failure>>  // guards all mutable state of the operator
+  @usableFromInline
+  let interval: Duration
+  @usableFromInline
+  let timers: TimerScheduler
 
-  private init(interval: Duration, timers: TimerScheduler, observer: Observer<Value, Failure>) {
+  @inlinable
+  init(interval: Duration, timers: TimerScheduler, observer: Observer<Value, Failure>) {
     self.state = LockedState(ThrottleStateMachine(observer))
     self.interval = interval
     self.timers = timers
   }
 
+  @inlinable
   static func attach(
     _ source: Signal<Value, Failure>, interval: Duration, timers: TimerScheduler,
     shouldThrottle: @escaping @Sendable (Value) -> Bool, observer: Observer<Value, Failure>
@@ -23,13 +29,16 @@ final class ThrottleStorage<Value: Sendable, Failure: Error>: Disposable {
     return storage
   }
 
+  @usableFromInline
   var isDisposed: Bool { state.isClosed }
 
+  @inlinable
   func dispose() {
     state.handle { $0.stop() }
   }
 
-  private func receivedFromSource(_ event: Event<Value, Failure>, _ shouldThrottle: (Value) -> Bool) -> Flow {
+  @inlinable
+  func receivedFromSource(_ event: Event<Value, Failure>, _ shouldThrottle: (Value) -> Bool) -> Flow {
     switch event {
     case .next(let value):
       guard shouldThrottle(value) else {
@@ -52,7 +61,8 @@ final class ThrottleStorage<Value: Sendable, Failure: Error>: Disposable {
     }
   }
 
-  private func timerFired(generation: UInt64) {
+  @inlinable
+  func timerFired(generation: UInt64) {
     state.update { $0.timerFired(generation: generation) }
   }
 }

@@ -20,13 +20,15 @@ extension Signal {
   /// - Note: ReactiveCocoa 2.5 `-timeout:onScheduler:`, which always failed with `RACSignalErrorTimedOut`.
   ///   With typed failures the caller says which `Failure` means "timed out"; signals that cannot fail, or
   ///   that fail with `any Error`, have `timeout(_:on:)`, which fails with ``TimeoutError``.
+  @inlinable
   public func timeout(
     _ interval: Duration, on scheduler: any Scheduler, raising error: @autoclosure @escaping @Sendable () -> Failure
   ) -> Signal<Value, Failure> {
     timeout(interval, on: scheduler, operator: "timeout(_:on:raising:)", error)
   }
 
-  fileprivate func timeout(
+  @inlinable
+  func timeout(
     _ interval: Duration, on scheduler: any Scheduler, operator name: String,
     _ makeError: @escaping @Sendable () -> Failure
   ) -> Signal<Value, Failure> {
@@ -57,6 +59,7 @@ extension Signal where Failure == Never {
   /// - Returns: A signal with the same events, or that fails with ``TimeoutError`` when the time is up.
   /// - Note: ReactiveCocoa 2.5 `-timeout:onScheduler:` (`RACSignalErrorTimedOut`). A signal that cannot fail
   ///   gains the one failure it can now have.
+  @inlinable
   public func timeout(_ interval: Duration, on scheduler: any Scheduler) -> Signal<Value, TimeoutError> {
     let promoted = AnonymousSignal<Value, TimeoutError> { observer in
       self.attach { event in
@@ -88,6 +91,7 @@ extension Signal where Failure == any Error {
   ///     scheduler.
   /// - Returns: A signal with the same events, or that fails with ``TimeoutError`` when the time is up.
   /// - Note: ReactiveCocoa 2.5 `-timeout:onScheduler:`, closest to RAC's untyped `NSError` failures.
+  @inlinable
   public func timeout(_ interval: Duration, on scheduler: any Scheduler) -> Signal<Value, any Error> {
     timeout(interval, on: scheduler, operator: "timeout(_:on:)") { TimeoutError() }
   }

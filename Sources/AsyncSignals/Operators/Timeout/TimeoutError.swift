@@ -7,8 +7,10 @@
 /// - Note: ReactiveCocoa 2.5 `RACSignalErrorTimedOut` in `RACSignalErrorDomain`.
 public struct TimeoutError: Error, Hashable, Sendable, CustomStringConvertible {
   /// Creates the timeout failure.
+  @inlinable
   public init() {}
 
   /// "The signal did not terminate in time."
+  @inlinable
   public var description: String { "The signal did not terminate in time." }
 }

@@ -1,15 +1,22 @@
 /// What `timeout` must do for each input. Pure: no locks, no callouts.
+@usableFromInline
 struct TimeoutStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendable {
+  @usableFromInline
   var outbox: Outbox<Value, Failure>
-  private var source: (any Disposable)?
-  private var sourceEnded = false
-  private var timer: (any Disposable)?
+  @usableFromInline
+  var source: (any Disposable)?
+  @usableFromInline
+  var sourceEnded = false
+  @usableFromInline
+  var timer: (any Disposable)?
 
+  @inlinable
   init(_ observer: Observer<Value, Failure>) {
     outbox = Outbox(observer)
   }
 
   /// The timer has been scheduled: keep it to cancel it, unless the operator has finished.
+  @inlinable
   mutating func startedTimer(_ disposable: (any Disposable)?) -> Teardown<Value, Failure> {
     guard let disposable else { return Teardown() }
     guard outbox.isClosed else {
@@ -22,11 +29,13 @@ struct TimeoutStateMachine<Value: Sendable, Failure: Error>: OperatorState, Send
   }
 
   /// Values pass through until the source terminates or the time is up.
+  @inlinable
   mutating func receivedValue(_ value: Value) {
     outbox.send(.next(value))
   }
 
   /// The source terminated in time: forward its terminal event and cancel the timer.
+  @inlinable
   mutating func sourceTerminated(_ event: Event<Value, Failure>) -> Teardown<Value, Failure> {
     guard !outbox.isClosed else { return Teardown() }
     sourceEnded = true
@@ -39,6 +48,7 @@ struct TimeoutStateMachine<Value: Sendable, Failure: Error>: OperatorState, Send
   }
 
   /// The time is up: fail, and dispose the source.
+  @inlinable
   mutating func timedOut(_ error: Failure) -> Teardown<Value, Failure> {
     guard !outbox.isClosed else { return Teardown() }
     timer = nil
@@ -50,6 +60,7 @@ struct TimeoutStateMachine<Value: Sendable, Failure: Error>: OperatorState, Send
     return teardown
   }
 
+  @inlinable
   mutating func attachedSource(_ disposable: any Disposable) -> Teardown<Value, Failure> {
     guard outbox.isClosed || sourceEnded else {
       source = disposable
@@ -60,6 +71,7 @@ struct TimeoutStateMachine<Value: Sendable, Failure: Error>: OperatorState, Send
     return teardown
   }
 
+  @inlinable
   mutating func stop() -> Teardown<Value, Failure> {
     var teardown = Teardown<Value, Failure>()
     teardown.dispose(source)

@@ -1,13 +1,17 @@
 /// Owns `timeout`'s lock and performs every effect with the lock released: the timer, the failure's factory,
 /// delivery and disposal.
+@usableFromInline
 final class TimeoutStorage<Value: Sendable, Failure: Error>: Disposable {
-  private let state: LockedState<TimeoutStateMachine<Value, Failure>>  // guards all mutable state of the operator
+  @usableFromInline
+  let state: LockedState<TimeoutStateMachine<Value, Failure>>  // guards all mutable state of the operator
 
-  private init(observer: Observer<Value, Failure>) {
+  @inlinable
+  init(observer: Observer<Value, Failure>) {
     self.state = LockedState(TimeoutStateMachine(observer))
   }
 
   /// Starts the timer, then subscribes to the source, as RAC does.
+  @inlinable
   static func attach(
     _ source: Signal<Value, Failure>, interval: Duration, scheduler: any Scheduler,
     makeError: @escaping @Sendable () -> Failure, observer: Observer<Value, Failure>
@@ -22,20 +26,24 @@ final class TimeoutStorage<Value: Sendable, Failure: Error>: Disposable {
     return storage
   }
 
+  @usableFromInline
   var isDisposed: Bool { state.isClosed }
 
+  @inlinable
   func dispose() {
     state.handle { $0.stop() }
   }
 
-  private func receivedFromSource(_ event: Event<Value, Failure>) -> Flow {
+  @inlinable
+  func receivedFromSource(_ event: Event<Value, Failure>) -> Flow {
     switch event {
     case .next(let value): state.update { $0.receivedValue(value) }
     case .error, .completed: state.handle { $0.sourceTerminated(event) }
     }
   }
 
-  private func timedOut(_ makeError: () -> Failure) {
+  @inlinable
+  func timedOut(_ makeError: () -> Failure) {
     // The factory is the caller's code: it runs before the lock is taken, and only if the failure may still
     // be sent.
     guard !state.isClosed else { return }

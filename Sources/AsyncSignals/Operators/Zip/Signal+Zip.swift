@@ -16,6 +16,7 @@ extension Signal {
   ///   released first, so a downstream that disposes or subscribes cannot deadlock with the sources. If this
   ///   signal fails or finishes while it is being subscribed to, `other` is not subscribed to at all (RAC
   ///   subscribes to it anyway). RAC's `-reduceEach:` becomes a ``map(_:)`` on the pair.
+  @inlinable
   public func zip<Other: Sendable>(with other: Signal<Other, Failure>) -> Signal<(Value, Other), Failure> {
     AnonymousSignal { observer in
       CombiningStorage<ZipStateMachine<PackBuffers<Value, Other>, Failure>>.attach(self, other, observer: observer)
@@ -43,6 +44,7 @@ extension Signal {
   ///   tuple, and RAC's `+zip:reduce:` and `-reduceEach:` become a ``map(_:)`` on the tuple. RAC folds the
   ///   signals pairwise (one lock per level); here one operator serves all of them. Built on parameter packs,
   ///   so there is no limit on the arity.
+  @inlinable
   public static func zip<Second: Sendable, each Rest: Sendable>(
     _ first: Signal<Value, Failure>, _ second: Signal<Second, Failure>, _ rest: repeat Signal<each Rest, Failure>
   ) -> Signal<(Value, Second, repeat each Rest), Failure> {
@@ -68,6 +70,7 @@ extension Signal {
   /// - Returns: A signal of arrays with one value per signal.
   /// - Note: ReactiveCocoa 2.5 `+zip:` (RACStream), with arrays for RAC's `RACTuple`s. RAC folds the collection
   ///   into nested pairwise zips; here one operator serves the whole collection.
+  @inlinable
   public static func zip(_ signals: some Sequence<Signal<Value, Failure>>) -> Signal<[Value], Failure> {
     let signals = Array(signals)
     guard !signals.isEmpty else { return .empty }

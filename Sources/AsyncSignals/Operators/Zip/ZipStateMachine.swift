@@ -3,17 +3,25 @@
 /// RAC's rules: the n-th values of all the inputs make the n-th output, each value is used once, and the
 /// result completes as soon as an input has completed with nothing left waiting in its buffer (its values
 /// can never all be paired). The first failure fails it.
+@usableFromInline
 struct ZipStateMachine<Buffers: InputBuffers, Failure: Error>: CombiningStateMachine {
+  @usableFromInline
   typealias Output = Buffers.Output
 
+  @usableFromInline
   var outbox: Outbox<Output, Failure>
-  private var buffers: Buffers
+  @usableFromInline
+  var buffers: Buffers
   /// How many values wait in each input's buffer.
-  private var waiting: [Int]
+  @usableFromInline
+  var waiting: [Int]
   /// How many inputs have an empty buffer: an output is due when none has.
-  private var emptyInputs: Int
-  private var inputs: InputSubscriptions
+  @usableFromInline
+  var emptyInputs: Int
+  @usableFromInline
+  var inputs: InputSubscriptions
 
+  @inlinable
   init(buffers: Buffers, inputCount: Int, observer: Observer<Output, Failure>) {
     outbox = Outbox(observer)
     self.buffers = buffers
@@ -22,8 +30,10 @@ struct ZipStateMachine<Buffers: InputBuffers, Failure: Error>: CombiningStateMac
     inputs = InputSubscriptions(count: inputCount)
   }
 
-  private var isFinished: Bool { outbox.isClosed }
+  @usableFromInline
+  var isFinished: Bool { outbox.isClosed }
 
+  @inlinable
   mutating func receivedValue(at index: Int, _ store: (inout Buffers) -> Void) -> Teardown<Output, Failure> {
     guard !isFinished else { return Teardown() }
     store(&buffers)
@@ -38,11 +48,13 @@ struct ZipStateMachine<Buffers: InputBuffers, Failure: Error>: CombiningStateMac
     return completeIfExhausted()
   }
 
+  @inlinable
   mutating func inputCompleted(at index: Int) -> Teardown<Output, Failure> {
     inputs.completed(at: index)
     return completeIfExhausted()
   }
 
+  @inlinable
   mutating func attachedInput(at index: Int, _ disposable: any Disposable) -> Teardown<Output, Failure> {
     var teardown = Teardown<Output, Failure>()
     inputs.attached(at: index, disposable, isFinished: isFinished, into: &teardown)
@@ -50,26 +62,30 @@ struct ZipStateMachine<Buffers: InputBuffers, Failure: Error>: CombiningStateMac
   }
 
   /// RAC's rule: complete once an input has completed and has nothing left waiting for its partners.
-  private mutating func completeIfExhausted() -> Teardown<Output, Failure> {
+  @inlinable
+  mutating func completeIfExhausted() -> Teardown<Output, Failure> {
     for input in waiting.indices where inputs.isCompleted[input] && waiting[input] == 0 {
       return finish(.completed)
     }
     return Teardown()
   }
 
+  @inlinable
   mutating func finish(_ event: Event<Output, Failure>) -> Teardown<Output, Failure> {
     guard !isFinished else { return Teardown() }
     outbox.send(event)
     return releaseUpstreams()
   }
 
+  @inlinable
   mutating func stop() -> Teardown<Output, Failure> {
     var teardown = releaseUpstreams()
     teardown.observer = outbox.close()
     return teardown
   }
 
-  private mutating func releaseUpstreams() -> Teardown<Output, Failure> {
+  @inlinable
+  mutating func releaseUpstreams() -> Teardown<Output, Failure> {
     var teardown = Teardown<Output, Failure>()
     inputs.removeAll(into: &teardown)
     buffers.removeAll()
