@@ -1,12 +1,14 @@
 /// A hot signal that is also a subscriber: whatever is sent to it goes to its current subscribers.
 ///
 /// A subject has no replay: a subscriber receives what is sent after it subscribed. Sends may come from any
-/// threads at once; each subscriber still receives one event at a time (guarantee 1), and a sender waits
-/// for a subscriber that is busy with an earlier event, as RAC's subscribers make it. The subject delivers
-/// with its own lock released, so a subscriber may send to it, subscribe to it or dispose from its callback.
-/// The first `sendError` or `sendCompleted` terminates the subject: its subscribers receive it, later
-/// subscribers receive it at once, later sends are ignored, and the subscriptions the subject made as a
-/// subscriber (see ``didSubscribe(with:)``) are disposed. Disposing a subscription removes that subscriber.
+/// threads at once; they are delivered one at a time, to every subscriber in the same order (guarantee 1), and a
+/// sender waits while another thread is delivering, as RAC's subscribers make it. A subscriber may send to the
+/// subject, subscribe to it or dispose from its callback: a value sent from a callback is delivered — to every
+/// subscriber — once the value in progress has reached them all, so no subscriber sees the two out of order
+/// (guarantee 6). The first `sendError` or `sendCompleted` terminates the subject: its subscribers receive it,
+/// later subscribers receive it at once, later sends are ignored, and the subscriptions the subject made as a
+/// subscriber (see ``didSubscribe(with:)``) are disposed. Disposing a subscription removes that subscriber and
+/// releases what it captured.
 ///
 /// ```swift
 /// let clicks = Subject<Int, Never>()
@@ -17,18 +19,12 @@
 ///
 /// - Note: ReactiveCocoa 2.5 `RACSubject`. Unlike RAC's subject, which forgets that it terminated (so a
 ///   late subscriber waits forever and later sends still reach it), this one remembers its terminal event,
-///   as RAC's successors do.
-public final class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failure>, Subscriber, SinkOwner,
-  @unchecked Sendable
-{
-  // guarded by: `state`, a `LockedState`; the base class stores only a `let`.
-  private struct State: Sendable {
-    var subscribers = SubscriberList<Value, Failure>()
-    var terminal: Event<Value, Failure>?
-    var upstream = DisposableBag()
-  }
-
-  private let state = LockedState(State())
+///   as RAC's successors do; and a send from a callback no longer overtakes the value in progress on its way to
+///   the later subscribers.
+public final class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failure>, Subscriber, @unchecked Sendable {
+  // guarded by: immutability — `storage` is a `let`, and guards its own state (see SubjectStorage.swift); the
+  // base class stores only a `let`.
+  private let storage = SubjectStorage<Value, Failure>(capacity: 0, schedulesReplay: false)
 
   /// Creates a subject with no subscribers.
   public init() {
@@ -37,43 +33,30 @@ public final class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failu
 
   /// The number of current subscribers.
   public var subscriberCount: Int {
-    state.withLock { $0.subscribers.count }
+    storage.subscriberCount
   }
 
   override func attach(_ observer: @escaping Observer<Value, Failure>) -> any Disposable {
-    let sink = Sink(observer, owner: self)
-    let terminal = state.withLock { state -> Event<Value, Failure>? in
-      if let terminal = state.terminal { return terminal }
-      state.subscribers.append(sink)
-      return nil
-    }
-    if let terminal { sink.send(terminal) }
-    return sink
-  }
-
-  func sinkDidDispose(_ sink: AnyObject) {
-    guard let sink = sink as? Sink<Value, Failure> else { return }
-    state.withLock { $0.subscribers.remove(sink) }
+    storage.attach(observer)
   }
 
   /// Sends `value` to every current subscriber, in subscription order.
   ///
   /// - Parameter value: The value.
   public func sendNext(_ value: Value) {
-    let subscribers = state.withLock { state in state.terminal == nil ? state.subscribers.slots : [] }
-    for case let sink? in subscribers { sink.send(.next(value)) }
+    storage.send(.next(value))
   }
 
   /// Terminates the subject with `error`, sending it to every current subscriber.
   ///
   /// - Parameter error: The failure.
   public func sendError(_ error: Failure) {
-    terminate(with: .error(error))
+    storage.send(.error(error))
   }
 
   /// Terminates the subject, sending completion to every current subscriber.
   public func sendCompleted() {
-    terminate(with: .completed)
+    storage.send(.completed)
   }
 
   /// Keeps `disposable`, a subscription made with this subject as its subscriber, to dispose it when the
@@ -81,18 +64,6 @@ public final class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failu
   ///
   /// - Parameter disposable: The subscription's disposable.
   public func didSubscribe(with disposable: any Disposable) {
-    let inserted = state.withLock { $0.upstream.insert(disposable) }
-    if !inserted { disposable.dispose() }
-  }
-
-  private func terminate(with event: Event<Value, Failure>) {
-    let taken = state.withLock { state -> (ContiguousArray<Sink<Value, Failure>?>, DisposableBag.Children)? in
-      guard state.terminal == nil else { return nil }
-      state.terminal = event
-      return (state.subscribers.removeAll(), state.upstream.takeAll())
-    }
-    guard let (subscribers, upstream) = taken else { return }
-    upstream.disposeAll()
-    for case let sink? in subscribers { sink.send(event) }
+    storage.subscribed(with: disposable)
   }
 }
