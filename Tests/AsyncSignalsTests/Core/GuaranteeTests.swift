@@ -139,17 +139,19 @@ struct GuaranteeTests {
   @Test("5. with no current scheduler, subscribing schedules the body on a background scheduler")
   nonisolated func subscriptionInBackground() async {
     #expect(Schedulers.current == nil)
-    let subscribedReturned = Locked(false)
+    // The body runs on another thread, possibly before the line after `subscribeCompleted` has run: it waits
+    // for that line. Had subscribing run the body synchronously, the wait would time out.
+    let subscribedReturned = DispatchSemaphore(value: 0)
     let bodySawReturn = Locked<Bool?>(nil)
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let signal = Signal<Int, Never>.create { subscriber in
-        bodySawReturn.value = subscribedReturned.value
+        bodySawReturn.value = subscribedReturned.wait(timeout: .now() + .seconds(10)) == .success
         #expect(Schedulers.current != nil)
         subscriber.sendCompleted()
         return nil
       }
       signal.subscribeCompleted { continuation.resume() }
-      subscribedReturned.value = true
+      subscribedReturned.signal()
     }
     #expect(bodySawReturn.value == true)
   }
