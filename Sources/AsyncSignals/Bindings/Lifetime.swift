@@ -26,6 +26,8 @@ public final class Lifetime: Sendable {
   /// ```swift
   /// let lifetime = Lifetime()
   /// ```
+  ///
+  /// - Note: RAC created the deallocation disposable lazily on any `NSObject`; here the owner creates it.
   public init() {}
 
   deinit {
@@ -59,6 +61,10 @@ public final class Lifetime: Sendable {
 
   /// Forgets `disposable` without disposing it (for a subscription that ended on its own).
   ///
+  /// ```swift
+  /// model.lifetime.remove(finishedSubscription)
+  /// ```
+  ///
   /// - Parameter disposable: What to forget.
   /// - Note: ReactiveCocoa 2.5 `[obj.rac_deallocDisposable removeDisposable:]`.
   public func remove(_ disposable: any Disposable) {
@@ -88,6 +94,7 @@ extension Disposable {
   /// ```
   ///
   /// - Parameter lifetime: The lifetime that ends it.
+  /// - Note: ReactiveCocoa 2.5 `[object.rac_deallocDisposable addDisposable:disposable]`.
   public func dispose(with lifetime: Lifetime) {
     lifetime.add(self)
   }

@@ -22,6 +22,12 @@ public final class ObservableValue<Value: Sendable>: LifetimeProviding, Sendable
   private let subject: BehaviorSubject<Value, Never>
 
   /// The lifetime of this observable value: bindings into it end with it.
+  ///
+  /// ```swift
+  /// clicks.subscribeNext { _ in counter.value += 1 }.dispose(with: counter.lifetime)
+  /// ```
+  ///
+  /// - Note: ReactiveCocoa 2.5 `rac_deallocDisposable` of the observed object.
   public let lifetime = Lifetime()
 
   /// Creates an observable value holding `value`.
@@ -31,6 +37,7 @@ public final class ObservableValue<Value: Sendable>: LifetimeProviding, Sendable
   /// ```
   ///
   /// - Parameter value: The initial value.
+  /// - Note: RAC observed an existing KVO-compliant property instead; see the type's note.
   public init(_ value: Value) {
     subject = BehaviorSubject(value: value)
   }
@@ -46,6 +53,8 @@ public final class ObservableValue<Value: Sendable>: LifetimeProviding, Sendable
   /// ```swift
   /// volume.value = 0.8
   /// ```
+  ///
+  /// - Note: The property that ReactiveCocoa 2.5's `RACObserve` would have observed with KVO.
   public var value: Value {
     get { subject.value }
     set { subject.sendNext(newValue) }

@@ -117,7 +117,7 @@ public final class Command<Input: Sendable, Output: Sendable, Failure: Error>: S
     self.enabled = storage.enabled
     self.errors = storage.errors
     enabledSubscription = enabled?.attach { event in
-      if let value = event.value { storage.apply { $0.receivedEnabled(value) } }
+      if let value = event.value { storage.update { $0.receivedEnabled(value) } }
       return .proceed
     }
     storage.finishInitialising()
@@ -125,7 +125,7 @@ public final class Command<Input: Sendable, Output: Sendable, Failure: Error>: S
 
   deinit {
     enabledSubscription?.dispose()
-    storage.apply { $0.finish() }
+    storage.update { $0.finish() }
   }
 
   /// Whether executions may overlap. While it is `false`, the command is disabled during an execution.
@@ -139,7 +139,7 @@ public final class Command<Input: Sendable, Output: Sendable, Failure: Error>: S
   /// - Note: ReactiveCocoa 2.5 `allowsConcurrentExecution` (atomic, default `NO`).
   public var allowsConcurrentExecution: Bool {
     get { storage.allowsConcurrentExecution }
-    set { storage.apply { $0.setAllowsConcurrentExecution(newValue) } }
+    set { storage.update { $0.setAllowsConcurrentExecution(newValue) } }
   }
 
   /// Runs the work for `input`, if the command is enabled, and returns the execution's signal.
@@ -164,7 +164,7 @@ public final class Command<Input: Sendable, Output: Sendable, Failure: Error>: S
     let work = self.work(input)
     let storage = self.storage
     _ = execution.attach { event in
-      if event.isTerminating { storage.apply { $0.finishedExecution(failure: event.failure) } }
+      if event.isTerminating { storage.update { $0.finishedExecution(failure: event.failure) } }
       return .proceed
     }
     storage.scheduler.schedule { work.subscribe(execution) }

@@ -23,6 +23,8 @@ public enum CommandError<Failure: Error>: Error {
   /// ```swift
   /// if let failure = error.failure { print(failure) }
   /// ```
+  ///
+  /// - Note: RAC's work errors were the `NSError` itself; not-enabled was told apart by its domain and code.
   public var failure: Failure? {
     if case .failed(let failure) = self { return failure }
     return nil

@@ -123,7 +123,7 @@ final class CommandStorage<Output: Sendable, Failure: Error>: Sendable {
     return result
   }
 
-  func apply(_ change: (inout CommandState<Output, Failure>) -> Int) {
+  func update(_ change: (inout CommandState<Output, Failure>) -> Int) {
     apply { state in ((), change(&state)) }
   }
 

@@ -1,8 +1,8 @@
 extension Signal {
   /// A connection that shares one subscription to this signal through a plain ``Subject``.
   ///
-  /// Subscribers attach to the connection's `signal` and receive what the source sends after ``MulticastConnection/connect()``
-  /// and after they subscribed; nothing is replayed.
+  /// Subscribers attach to the connection's `signal` and receive what the source sends after
+  /// ``MulticastConnection/connect()`` and after they subscribed; nothing is replayed.
   ///
   /// ```swift
   /// let connection = clicks.publish()

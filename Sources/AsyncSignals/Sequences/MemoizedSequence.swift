@@ -186,6 +186,8 @@ public struct MemoizedSequence<Element: Sendable>: Sendable {
   /// ```swift
   /// MemoizedSequence<Int>([]).isEmpty  // true
   /// ```
+  ///
+  /// - Note: RAC tested `head == nil`.
   public var isEmpty: Bool {
     uncons == nil
   }
@@ -237,6 +239,12 @@ extension MemoizedSequence: Sequence {
     var remaining: MemoizedSequence?
 
     /// The next element, computed if it has not been yet, or `nil` at the end.
+    ///
+    /// ```swift
+    /// while let line = iterator.next() { print(line) }
+    /// ```
+    ///
+    /// - Note: ReactiveCocoa 2.5 `-[NSEnumerator nextObject]` on `objectEnumerator`.
     public mutating func next() -> Element? {
       guard let (head, tail) = remaining?.uncons else {
         remaining = nil
@@ -247,12 +255,25 @@ extension MemoizedSequence: Sequence {
     }
   }
 
-  /// An iterator over the elements.
+  /// An iterator over the elements; it keeps only its current position.
+  ///
+  /// ```swift
+  /// for element in sequence { print(element) }  // uses makeIterator()
+  /// ```
+  ///
+  /// - Note: ReactiveCocoa 2.5 `objectEnumerator`.
   public func makeIterator() -> Iterator {
     Iterator(remaining: self)
   }
 
-  /// The number of elements already known to be there without computing any.
+  /// The number of elements known to be there without computing any: all of them for a sequence made from
+  /// a collection or an eager one, 0 for a lazy one.
+  ///
+  /// ```swift
+  /// MemoizedSequence([1, 2, 3]).underestimatedCount  // 3
+  /// ```
+  ///
+  /// - Note: Not in ReactiveCocoa 2.5 (a `Sequence` requirement).
   public var underestimatedCount: Int {
     if case .array(let elements, let offset) = storage { return elements.count - offset }
     return 0
@@ -261,6 +282,10 @@ extension MemoizedSequence: Sequence {
 
 extension MemoizedSequence: Equatable where Element: Equatable {
   /// Whether both have the same elements in the same order. Computes them.
+  ///
+  /// ```swift
+  /// MemoizedSequence([1, 2]) == MemoizedSequence([1, 2])  // true
+  /// ```
   ///
   /// - Note: ReactiveCocoa 2.5 `-isEqual:` on `RACSequence`.
   public static func == (lhs: MemoizedSequence, rhs: MemoizedSequence) -> Bool {

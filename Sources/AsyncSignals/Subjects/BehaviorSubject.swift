@@ -54,6 +54,18 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Signal<Valu
   }
 
   /// The number of current subscribers.
+  ///
+  /// A subscriber counts from the moment it is attached until it is disposed, terminates or stops; handy in tests
+  /// to check that a subscription was released.
+  ///
+  /// ```swift
+  /// let volume = BehaviorSubject<Int, Never>(value: 5)
+  /// let subscription = volume.subscribeNext { _ in }
+  /// subscription.dispose()
+  /// print(volume.subscriberCount)  // 0
+  /// ```
+  ///
+  /// - Note: Not in ReactiveCocoa 2.5 `RACBehaviorSubject`, which kept its subscribers private.
   public var subscriberCount: Int {
     storage.subscriberCount
   }
@@ -62,21 +74,42 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Signal<Valu
     storage.attach(observer)
   }
 
-  /// Makes `value` the current value and sends it to every current subscriber.
+  /// Sends `value` to every current subscriber, in subscription order, and makes it the current value.
   ///
-  /// - Parameter value: The new current value.
+  /// Ignored once the subject has terminated. Called from a subscriber's callback, the value is delivered after
+  /// the value in progress has reached every subscriber; from another thread, it waits for that delivery.
+  ///
+  /// ```swift
+  /// volume.sendNext(1)
+  /// ```
+  ///
+  /// - Parameter value: The value.
+  /// - Note: ReactiveCocoa 2.5 `-[RACBehaviorSubject sendNext:]`.
   public func sendNext(_ value: Value) {
     storage.send(.next(value))
   }
 
-  /// Terminates the subject with `error`.
+  /// Terminates the subject with `error`: every current subscriber receives it, later subscribers receive the last
+  /// value, then it, later sends are ignored, and the subscriptions it made as a subscriber are disposed.
+  ///
+  /// ```swift
+  /// volume.sendError(error)
+  /// ```
   ///
   /// - Parameter error: The failure.
+  /// - Note: ReactiveCocoa 2.5 `-[RACBehaviorSubject sendError:]`, except that the subject remembers it terminated.
   public func sendError(_ error: Failure) {
     storage.send(.error(error))
   }
 
-  /// Terminates the subject with completion.
+  /// Terminates the subject with completion: every current subscriber receives it, later subscribers receive the last
+  /// value, then it, later sends are ignored, and the subscriptions it made as a subscriber are disposed.
+  ///
+  /// ```swift
+  /// volume.sendCompleted()
+  /// ```
+  ///
+  /// - Note: ReactiveCocoa 2.5 `-[RACBehaviorSubject sendCompleted]`, except that the subject remembers it terminated.
   public func sendCompleted() {
     storage.send(.completed)
   }
@@ -84,7 +117,14 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Signal<Valu
   /// Keeps `disposable`, a subscription made with this subject as its subscriber, to dispose it when the
   /// subject terminates (at once if it already has).
   ///
+  /// ``Signal/subscribe(_:)`` calls it; you rarely need to.
+  ///
+  /// ```swift
+  /// source.subscribe(volume)  // disposed when volume terminates
+  /// ```
+  ///
   /// - Parameter disposable: The subscription's disposable.
+  /// - Note: ReactiveCocoa 2.5 `-[RACBehaviorSubject didSubscribeWithDisposable:]`.
   public func didSubscribe(with disposable: any Disposable) {
     storage.subscribed(with: disposable)
   }

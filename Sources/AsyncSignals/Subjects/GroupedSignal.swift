@@ -17,6 +17,12 @@ public final class GroupedSignal<Key: Hashable & Sendable, Value: Sendable, Fail
   private let storage = SubjectStorage<Value, Failure>(capacity: 0, schedulesReplay: false)
 
   /// The key shared by the values of this group.
+  ///
+  /// ```swift
+  /// words.groupBy { $0.count }.subscribeNext { group in print("words of length", group.key) }
+  /// ```
+  ///
+  /// - Note: ReactiveCocoa 2.5 `key`.
   public let key: Key
 
   /// Creates a grouped subject for `key`.
@@ -33,6 +39,18 @@ public final class GroupedSignal<Key: Hashable & Sendable, Value: Sendable, Fail
   }
 
   /// The number of current subscribers.
+  ///
+  /// A subscriber counts from the moment it is attached until it is disposed, terminates or stops; handy in tests
+  /// to check that a subscription was released.
+  ///
+  /// ```swift
+  /// let group = GroupedSignal<String, Int, Never>(key: "a")
+  /// let subscription = group.subscribeNext { _ in }
+  /// subscription.dispose()
+  /// print(group.subscriberCount)  // 0
+  /// ```
+  ///
+  /// - Note: Not in ReactiveCocoa 2.5 `RACGroupedSignal`, which kept its subscribers private.
   public var subscriberCount: Int {
     storage.subscriberCount
   }
@@ -41,29 +59,57 @@ public final class GroupedSignal<Key: Hashable & Sendable, Value: Sendable, Fail
     storage.attach(observer)
   }
 
-  /// Sends `value` to every current subscriber of the group.
+  /// Sends `value` to every current subscriber, in subscription order.
+  ///
+  /// Ignored once the subject has terminated. Called from a subscriber's callback, the value is delivered after
+  /// the value in progress has reached every subscriber; from another thread, it waits for that delivery.
+  ///
+  /// ```swift
+  /// group.sendNext(1)
+  /// ```
   ///
   /// - Parameter value: The value.
+  /// - Note: ReactiveCocoa 2.5 `-[RACGroupedSignal sendNext:]`.
   public func sendNext(_ value: Value) {
     storage.send(.next(value))
   }
 
-  /// Terminates the group with `error`.
+  /// Terminates the subject with `error`: every current subscriber receives it, later subscribers receive it at once,
+  /// later sends are ignored, and the subscriptions it made as a subscriber are disposed.
+  ///
+  /// ```swift
+  /// group.sendError(error)
+  /// ```
   ///
   /// - Parameter error: The failure.
+  /// - Note: ReactiveCocoa 2.5 `-[RACGroupedSignal sendError:]`, except that the subject remembers it terminated.
   public func sendError(_ error: Failure) {
     storage.send(.error(error))
   }
 
-  /// Terminates the group with completion.
+  /// Terminates the subject with completion: every current subscriber receives it, later subscribers receive it at
+  /// once, later sends are ignored, and the subscriptions it made as a subscriber are disposed.
+  ///
+  /// ```swift
+  /// group.sendCompleted()
+  /// ```
+  ///
+  /// - Note: ReactiveCocoa 2.5 `-[RACGroupedSignal sendCompleted]`, except that the subject remembers it terminated.
   public func sendCompleted() {
     storage.send(.completed)
   }
 
-  /// Keeps `disposable`, a subscription made with this group as its subscriber, to dispose it when the group
-  /// terminates (at once if it already has).
+  /// Keeps `disposable`, a subscription made with this subject as its subscriber, to dispose it when the
+  /// subject terminates (at once if it already has).
+  ///
+  /// ``Signal/subscribe(_:)`` calls it; you rarely need to.
+  ///
+  /// ```swift
+  /// source.subscribe(group)  // disposed when group terminates
+  /// ```
   ///
   /// - Parameter disposable: The subscription's disposable.
+  /// - Note: ReactiveCocoa 2.5 `-[RACGroupedSignal didSubscribeWithDisposable:]`.
   public func didSubscribe(with disposable: any Disposable) {
     storage.subscribed(with: disposable)
   }

@@ -38,6 +38,10 @@ public final class ReplaySubject<Value: Sendable, Failure: Error>: Signal<Value,
 
   /// The capacity that never trims: every value is kept.
   ///
+  /// ```swift
+  /// let everything = ReplaySubject<Int, Never>(capacity: ReplaySubject<Int, Never>.unlimitedCapacity)
+  /// ```
+  ///
   /// - Note: ReactiveCocoa 2.5 `RACReplaySubjectUnlimitedCapacity`.
   public static var unlimitedCapacity: Int { .max }
 
@@ -58,6 +62,18 @@ public final class ReplaySubject<Value: Sendable, Failure: Error>: Signal<Value,
   }
 
   /// The number of current subscribers.
+  ///
+  /// A subscriber counts from the moment it is attached until it is disposed, terminates or stops; handy in tests
+  /// to check that a subscription was released.
+  ///
+  /// ```swift
+  /// let history = ReplaySubject<Int, Never>()
+  /// let subscription = history.subscribeNext { _ in }
+  /// subscription.dispose()
+  /// print(history.subscriberCount)  // 0
+  /// ```
+  ///
+  /// - Note: Not in ReactiveCocoa 2.5 `RACReplaySubject`, which kept its subscribers private.
   public var subscriberCount: Int {
     storage.subscriberCount
   }
@@ -66,21 +82,42 @@ public final class ReplaySubject<Value: Sendable, Failure: Error>: Signal<Value,
     storage.attach(observer)
   }
 
-  /// Records `value` and sends it to every current subscriber, in subscription order.
+  /// Sends `value` to every current subscriber, in subscription order, and records it for replay.
+  ///
+  /// Ignored once the subject has terminated. Called from a subscriber's callback, the value is delivered after
+  /// the value in progress has reached every subscriber; from another thread, it waits for that delivery.
+  ///
+  /// ```swift
+  /// history.sendNext(1)
+  /// ```
   ///
   /// - Parameter value: The value.
+  /// - Note: ReactiveCocoa 2.5 `-[RACReplaySubject sendNext:]`.
   public func sendNext(_ value: Value) {
     storage.send(.next(value))
   }
 
-  /// Terminates the subject with `error`; it is replayed to later subscribers after the kept values.
+  /// Terminates the subject with `error`: every current subscriber receives it, later subscribers are replayed the kept
+  /// values, then it, later sends are ignored, and the subscriptions it made as a subscriber are disposed.
+  ///
+  /// ```swift
+  /// history.sendError(error)
+  /// ```
   ///
   /// - Parameter error: The failure.
+  /// - Note: ReactiveCocoa 2.5 `-[RACReplaySubject sendError:]`, except that the subject remembers it terminated.
   public func sendError(_ error: Failure) {
     storage.send(.error(error))
   }
 
-  /// Terminates the subject with completion; it is replayed to later subscribers after the kept values.
+  /// Terminates the subject with completion: every current subscriber receives it, later subscribers are replayed the
+  /// kept values, then it, later sends are ignored, and the subscriptions it made as a subscriber are disposed.
+  ///
+  /// ```swift
+  /// history.sendCompleted()
+  /// ```
+  ///
+  /// - Note: ReactiveCocoa 2.5 `-[RACReplaySubject sendCompleted]`, except that the subject remembers it terminated.
   public func sendCompleted() {
     storage.send(.completed)
   }
@@ -88,7 +125,14 @@ public final class ReplaySubject<Value: Sendable, Failure: Error>: Signal<Value,
   /// Keeps `disposable`, a subscription made with this subject as its subscriber, to dispose it when the
   /// subject terminates (at once if it already has).
   ///
+  /// ``Signal/subscribe(_:)`` calls it; you rarely need to.
+  ///
+  /// ```swift
+  /// source.subscribe(history)  // disposed when history terminates
+  /// ```
+  ///
   /// - Parameter disposable: The subscription's disposable.
+  /// - Note: ReactiveCocoa 2.5 `-[RACReplaySubject didSubscribeWithDisposable:]`.
   public func didSubscribe(with disposable: any Disposable) {
     storage.subscribed(with: disposable)
   }

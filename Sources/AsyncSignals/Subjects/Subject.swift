@@ -27,11 +27,29 @@ public final class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failu
   private let storage = SubjectStorage<Value, Failure>(capacity: 0, schedulesReplay: false)
 
   /// Creates a subject with no subscribers.
+  ///
+  /// ```swift
+  /// let clicks = Subject<Void, Never>()
+  /// ```
+  ///
+  /// - Note: ReactiveCocoa 2.5 `+[RACSubject subject]`.
   public init() {
     super.init(name: "")
   }
 
   /// The number of current subscribers.
+  ///
+  /// A subscriber counts from the moment it is attached until it is disposed, terminates or stops; handy in tests
+  /// to check that a subscription was released.
+  ///
+  /// ```swift
+  /// let subject = Subject<Int, Never>()
+  /// let subscription = subject.subscribeNext { _ in }
+  /// subscription.dispose()
+  /// print(subject.subscriberCount)  // 0
+  /// ```
+  ///
+  /// - Note: Not in ReactiveCocoa 2.5 `RACSubject`, which kept its subscribers private.
   public var subscriberCount: Int {
     storage.subscriberCount
   }
@@ -42,19 +60,40 @@ public final class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failu
 
   /// Sends `value` to every current subscriber, in subscription order.
   ///
+  /// Ignored once the subject has terminated. Called from a subscriber's callback, the value is delivered after
+  /// the value in progress has reached every subscriber; from another thread, it waits for that delivery.
+  ///
+  /// ```swift
+  /// subject.sendNext(1)
+  /// ```
+  ///
   /// - Parameter value: The value.
+  /// - Note: ReactiveCocoa 2.5 `-[RACSubject sendNext:]`.
   public func sendNext(_ value: Value) {
     storage.send(.next(value))
   }
 
-  /// Terminates the subject with `error`, sending it to every current subscriber.
+  /// Terminates the subject with `error`: every current subscriber receives it, later subscribers receive it at once,
+  /// later sends are ignored, and the subscriptions it made as a subscriber are disposed.
+  ///
+  /// ```swift
+  /// subject.sendError(error)
+  /// ```
   ///
   /// - Parameter error: The failure.
+  /// - Note: ReactiveCocoa 2.5 `-[RACSubject sendError:]`, except that the subject remembers it terminated.
   public func sendError(_ error: Failure) {
     storage.send(.error(error))
   }
 
-  /// Terminates the subject, sending completion to every current subscriber.
+  /// Terminates the subject with completion: every current subscriber receives it, later subscribers receive it at
+  /// once, later sends are ignored, and the subscriptions it made as a subscriber are disposed.
+  ///
+  /// ```swift
+  /// subject.sendCompleted()
+  /// ```
+  ///
+  /// - Note: ReactiveCocoa 2.5 `-[RACSubject sendCompleted]`, except that the subject remembers it terminated.
   public func sendCompleted() {
     storage.send(.completed)
   }
@@ -62,7 +101,14 @@ public final class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failu
   /// Keeps `disposable`, a subscription made with this subject as its subscriber, to dispose it when the
   /// subject terminates (at once if it already has).
   ///
+  /// ``Signal/subscribe(_:)`` calls it; you rarely need to.
+  ///
+  /// ```swift
+  /// source.subscribe(subject)  // disposed when subject terminates
+  /// ```
+  ///
   /// - Parameter disposable: The subscription's disposable.
+  /// - Note: ReactiveCocoa 2.5 `-[RACSubject didSubscribeWithDisposable:]`.
   public func didSubscribe(with disposable: any Disposable) {
     storage.subscribed(with: disposable)
   }

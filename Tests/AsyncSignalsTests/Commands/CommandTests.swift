@@ -7,9 +7,11 @@ import Testing
 @Suite("Command")
 struct CommandTests {
   /// Work that sends `input * 10` and completes one virtual second after it is subscribed.
-  private func delayedWork(_ scheduler: TestScheduler, runs: Locked<Int>? = nil) -> @Sendable (Int) -> Signal<
-    Int, TestError
-  > {
+  private func delayedWork(_ scheduler: TestScheduler, runs: Locked<Int>? = nil)
+    -> @Sendable (Int) -> Signal<
+      Int, TestError
+    >
+  {
     { input in
       Signal.create { subscriber in
         runs?.increment()

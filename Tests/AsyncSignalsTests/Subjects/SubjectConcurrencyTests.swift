@@ -55,7 +55,13 @@ struct SubjectConcurrencyTests {
     let overlaps = Locked(0)
     let busy = Locked(false)
     signal.subscribeNext { value in
-      if busy.withLock({ let was = $0; $0 = true; return was }) { overlaps.increment() }
+      if busy.withLock({
+        let was = $0
+        $0 = true
+        return was
+      }) {
+        overlaps.increment()
+      }
       reference.append(value)
       busy.value = false
     }
