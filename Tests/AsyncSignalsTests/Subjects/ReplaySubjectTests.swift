@@ -146,6 +146,32 @@ struct ReplaySubjectTests {
     #expect(sawScheduler.value)
   }
 
+  @Test("disposing a subscription whose replay still waits on the background scheduler cancels it and releases it")
+  nonisolated func disposeBeforeBackgroundReplay() async {
+    let tracker = LifetimeTracker()
+    let subject = ReplaySubject<Int, Never>()
+    subject.sendNext(1)
+    let blocker = DispatchSemaphore(value: 0)
+    QueueScheduler.background.schedule { blocker.wait() }  // holds the replay back
+    let received = Locked(0)
+    do {
+      let tracked = tracker.make()
+      #expect(Schedulers.current == nil)
+      let subscription = subject.subscribeNext { _ in
+        withExtendedLifetime(tracked) {}
+        received.increment()
+      }
+      subscription.dispose()
+    }
+    blocker.signal()
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      QueueScheduler.background.schedule { continuation.resume() }  // after the cancelled replay's turn
+    }
+    #expect(received.value == 0)
+    #expect(tracker.liveCount == 0)
+    #expect(subject.subscriberCount == 0)
+  }
+
   @Test("as a subscriber it disposes its upstream subscription when it terminates")
   func disposesUpstream() {
     let subject = ReplaySubject<Int, Never>()
