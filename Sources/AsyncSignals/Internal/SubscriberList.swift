@@ -9,15 +9,19 @@ struct SubscriberList: Sendable {
   @usableFromInline private(set) var slots: ContiguousArray<SinkCore?> = []
   private var holes = 0
 
+  @usableFromInline
   init() {}
 
+  @usableFromInline
   var count: Int { slots.count - holes }
 
+  @usableFromInline
   mutating func append(_ sink: SinkCore) {
     sink.state.pointee.ownerIndex = slots.count
     slots.append(sink)
   }
 
+  @usableFromInline
   mutating func remove(_ sink: SinkCore) {
     let index = sink.state.pointee.ownerIndex
     guard index >= 0, index < slots.count, slots[index] === sink else { return }
@@ -28,6 +32,7 @@ struct SubscriberList: Sendable {
   }
 
   /// Removes every sink and returns them, for a terminal event.
+  @usableFromInline
   mutating func removeAll() -> ContiguousArray<SinkCore?> {
     defer {
       slots = []

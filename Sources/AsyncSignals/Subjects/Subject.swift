@@ -1,12 +1,14 @@
 /// A hot signal that is also a subscriber: whatever is sent to it goes to its current subscribers.
 ///
 /// A subject has no replay: a subscriber receives what is sent after it subscribed. Sends may come from any
-/// threads at once; each subscriber still receives one event at a time (guarantee 1), and a sender waits
-/// for a subscriber that is busy with an earlier event, as RAC's subscribers make it. The subject delivers
-/// with its own lock released, so a subscriber may send to it, subscribe to it or dispose from its callback.
-/// The first `sendError` or `sendCompleted` terminates the subject: its subscribers receive it, later
-/// subscribers receive it at once, later sends are ignored, and the subscriptions the subject made as a
-/// subscriber (see ``didSubscribe(with:)``) are disposed. Disposing a subscription removes that subscriber.
+/// threads at once; they are delivered one at a time, to every subscriber in the same order (guarantee 1), and a
+/// sender waits while another thread is delivering, as RAC's subscribers make it. A subscriber may send to the
+/// subject, subscribe to it or dispose from its callback: a value sent from a callback is delivered — to every
+/// subscriber — once the value in progress has reached them all, so no subscriber sees the two out of order
+/// (guarantee 6). The first `sendError` or `sendCompleted` terminates the subject: its subscribers receive it,
+/// later subscribers receive it at once, later sends are ignored, and the subscriptions the subject made as a
+/// subscriber (see ``didSubscribe(with:)``) are disposed. Disposing a subscription removes that subscriber and
+/// releases what it captured.
 ///
 /// ```swift
 /// let clicks = Subject<Int, Never>()
@@ -17,107 +19,101 @@
 ///
 /// - Note: ReactiveCocoa 2.5 `RACSubject`. Unlike RAC's subject, which forgets that it terminated (so a
 ///   late subscriber waits forever and later sends still reach it), this one remembers its terminal event,
-///   as RAC's successors do.
-public final class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failure>, Subscriber, SinkOwner,
-  @unchecked Sendable
-{
-  // guarded by: `state`, a `LockedState`; the base class stores only a `let`.
+///   as RAC's successors do; and a send from a callback no longer overtakes the value in progress on its way to
+///   the later subscribers.
+public final class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failure>, Subscriber, @unchecked Sendable {
+  // guarded by: immutability — `storage` is a `let`, and guards its own state (see SubjectStorage.swift); the
+  // base class stores only a `let`.
   @usableFromInline
-  let state = LockedState(SubjectState())
+  let storage = SubjectStorage<Value, Failure>(capacity: 0, schedulesReplay: false)
 
   /// Creates a subject with no subscribers.
+  ///
+  /// ```swift
+  /// let clicks = Subject<Void, Never>()
+  /// ```
+  ///
+  /// - Note: ReactiveCocoa 2.5 `+[RACSubject subject]`.
   public init() {
     super.init(name: "")
   }
 
   /// The number of current subscribers.
+  ///
+  /// A subscriber counts from the moment it is attached until it is disposed, terminates or stops; handy in tests
+  /// to check that a subscription was released.
+  ///
+  /// ```swift
+  /// let subject = Subject<Int, Never>()
+  /// let subscription = subject.subscribeNext { _ in }
+  /// subscription.dispose()
+  /// print(subject.subscriberCount)  // 0
+  /// ```
+  ///
+  /// - Note: Not in ReactiveCocoa 2.5 `RACSubject`, which kept its subscribers private.
   public var subscriberCount: Int {
-    state.withLock { $0.subscribers.count }
+    storage.subscriberCount
   }
 
   override func attach(_ observer: Observer<Value, Failure>) -> any Disposable {
-    let sink = Sink(observer, owner: self)
-    let terminal = state.withLock { state -> SubjectState.Terminal? in
-      if let terminal = state.terminal { return terminal }
-      state.subscribers.append(sink)
-      return nil
-    }
-    switch terminal {
-    case nil: break
-    case .completed?: sink.sendCompleted()
-    case .failed(let error)?: sink.sendError(error as! Failure)
-    }
-    return sink
-  }
-
-  func sinkDidDispose(_ sink: SinkCore) {
-    state.withLock { $0.subscribers.remove(sink) }
+    storage.attach(observer)
   }
 
   /// Sends `value` to every current subscriber, in subscription order.
   ///
+  /// Ignored once the subject has terminated. Called from a subscriber's callback, the value is delivered after
+  /// the value in progress has reached every subscriber; from another thread, it waits for that delivery.
+  ///
+  /// ```swift
+  /// subject.sendNext(1)
+  /// ```
+  ///
   /// - Parameter value: The value.
+  /// - Note: ReactiveCocoa 2.5 `-[RACSubject sendNext:]`.
   @inlinable
   public func sendNext(_ value: Value) {
-    let subscribers = state.withLock { state in state.isTerminated ? [] : state.subscribers.slots }
-    withUnsafePointer(to: value) { payload in
-      for case let sink? in subscribers { sink.deliver(.next, UnsafeRawPointer(payload)) }
-    }
+    storage.send(.next(value))
   }
 
-  /// Terminates the subject with `error`, sending it to every current subscriber.
+  /// Terminates the subject with `error`: every current subscriber receives it, later subscribers receive it at once,
+  /// later sends are ignored, and the subscriptions it made as a subscriber are disposed.
+  ///
+  /// ```swift
+  /// subject.sendError(error)
+  /// ```
   ///
   /// - Parameter error: The failure.
+  /// - Note: ReactiveCocoa 2.5 `-[RACSubject sendError:]`, except that the subject remembers it terminated.
+  @inlinable
   public func sendError(_ error: Failure) {
-    guard let subscribers = terminate(with: .failed(error)) else { return }
-    withUnsafePointer(to: error) { payload in
-      for case let sink? in subscribers { sink.deliver(.error, UnsafeRawPointer(payload)) }
-    }
+    storage.send(.error(error))
   }
 
-  /// Terminates the subject, sending completion to every current subscriber.
+  /// Terminates the subject with completion: every current subscriber receives it, later subscribers receive it at
+  /// once, later sends are ignored, and the subscriptions it made as a subscriber are disposed.
+  ///
+  /// ```swift
+  /// subject.sendCompleted()
+  /// ```
+  ///
+  /// - Note: ReactiveCocoa 2.5 `-[RACSubject sendCompleted]`, except that the subject remembers it terminated.
+  @inlinable
   public func sendCompleted() {
-    guard let subscribers = terminate(with: .completed) else { return }
-    for case let sink? in subscribers { sink.deliver(.completed, nil) }
+    storage.send(.completed)
   }
 
   /// Keeps `disposable`, a subscription made with this subject as its subscriber, to dispose it when the
   /// subject terminates (at once if it already has).
   ///
+  /// ``Signal/subscribe(_:)`` calls it; you rarely need to.
+  ///
+  /// ```swift
+  /// source.subscribe(subject)  // disposed when subject terminates
+  /// ```
+  ///
   /// - Parameter disposable: The subscription's disposable.
+  /// - Note: ReactiveCocoa 2.5 `-[RACSubject didSubscribeWithDisposable:]`.
   public func didSubscribe(with disposable: any Disposable) {
-    let inserted = state.withLock { $0.upstream.insert(disposable) }
-    if !inserted { disposable.dispose() }
+    storage.subscribed(with: disposable)
   }
-
-  /// Records the terminal event; returns the subscribers to tell, or `nil` if the subject had terminated.
-  private func terminate(with terminal: SubjectState.Terminal) -> ContiguousArray<SinkCore?>? {
-    let taken = state.withLock { state -> (ContiguousArray<SinkCore?>, DisposableBag.Children)? in
-      guard state.terminal == nil else { return nil }
-      state.terminal = terminal
-      return (state.subscribers.removeAll(), state.upstream.takeAll())
-    }
-    guard let (subscribers, upstream) = taken else { return nil }
-    upstream.disposeAll()
-    return subscribers
-  }
-}
-
-/// A subject's state. Not generic, so that sending never needs generic metadata (see Core/Observer.swift).
-@usableFromInline
-struct SubjectState: Sendable {
-  /// A terminal event without its static types.
-  enum Terminal: Sendable {
-    case completed
-    case failed(any Error)
-  }
-
-  @usableFromInline var subscribers = SubscriberList()
-  var terminal: Terminal?
-  var upstream = DisposableBag()
-
-  @usableFromInline
-  var isTerminated: Bool { terminal != nil }
-
-  init() {}
 }

@@ -101,22 +101,28 @@ struct TakeUntilTests {
     #expect(source.subscriberCount == 0 && trigger.subscriberCount == 0)
   }
 
-  @Test("a callback that fires the trigger from inside a value: events keep the order they were sent in")
+  @Test("a callback that fires the trigger from inside a value: events keep the order they arrive in")
   func reentrantTrigger() {
-    let source = Subject<Int, Never>()
+    // A `create` subscriber delivers a send from its own callback at once (nested), so the operator sees 2
+    // before the trigger. (A subject queues such a send behind the value in progress; see SubjectOrderTests.)
+    let sourceSubscriber = Locked<(any Subscriber<Int, Never>)?>(nil)
+    let source = Signal<Int, Never>.create { subscriber in
+      sourceSubscriber.value = subscriber
+      return nil
+    }
     let trigger = Subject<Int, Never>()
     let log = Locked<[String]>([])
     source.take(until: trigger).subscribeNext(
       { value in
         log.append("\(value)")
         guard value == 1 else { return }
-        source.sendNext(2)  // sent before the trigger fires: forwarded, after this callback
+        sourceSubscriber.value?.sendNext(2)  // arrives before the trigger fires: forwarded, after this callback
         trigger.sendNext(0)
-        source.sendNext(3)  // sent after: dropped
+        sourceSubscriber.value?.sendNext(3)  // arrives after: dropped
       }, completed: { log.append("completed") })
-    source.sendNext(1)
+    sourceSubscriber.value?.sendNext(1)
     #expect(log.value == ["1", "2", "completed"])
-    #expect(source.subscriberCount == 0 && trigger.subscriberCount == 0)
+    #expect(trigger.subscriberCount == 0)
   }
 
   @Test("two threads, one sending values and one firing the trigger: a prefix in order, then one completion")

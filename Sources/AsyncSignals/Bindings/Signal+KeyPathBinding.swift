@@ -1,0 +1,190 @@
+import Dispatch
+import Synchronization
+
+// `RAC(object, keyPath) = signal` and `-setKeyPath:onObject:nilValue:`: bindings of a signal's values into a property.
+//
+// A binding holds its object weakly. It ends when the signal completes, when it is disposed, and when the object
+// goes away: at once if the object is ``LifetimeProviding`` (its lifetime disposes the binding), otherwise when
+// the next value finds the object gone — Swift has no deallocation hook for arbitrary objects. Only signals that
+// cannot fail can be bound (RAC asserted on an error).
+
+extension Signal where Failure == Never {
+  /// Sets `object[keyPath: keyPath]` to each value, on the thread that sends it, until the signal completes or
+  /// the object goes away.
+  ///
+  /// The object is held weakly. The binding ends when the signal completes, when the returned disposable is
+  /// disposed, or when the object goes away: at once if it is ``LifetimeProviding``, otherwise at the next value.
+  /// The object must be `Sendable`, because values are set from whichever thread sends them (as in RAC); for an
+  /// object isolated to the main actor, such as a view, use ``bind(onMainActorTo:keyPath:)``. Binding one
+  /// property to two signals lets each overwrite the other.
+  ///
+  /// ```swift
+  /// final class Profile: @unchecked Sendable {  // guards `name` with a lock of its own
+  ///   var name: String { get { … } set { … } }
+  /// }
+  /// userNames.bind(to: profile, keyPath: \.name)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - object: The object to update; held weakly.
+  ///   - keyPath: The property to set.
+  /// - Returns: The binding's disposable.
+  /// - Note: ReactiveCocoa 2.5 `RAC(object, keyPath)` and `-setKeyPath:onObject:` (and the deprecated
+  ///   `-toProperty:onObject:`). RAC needed KVC and deallocation hooks of the Objective-C runtime; here the key
+  ///   path is typed and checked by the compiler, and errors are ruled out by the type (RAC asserted).
+  @discardableResult
+  public func bind<Root: AnyObject & Sendable>(
+    to object: Root, keyPath: ReferenceWritableKeyPath<Root, Value> & Sendable
+  ) -> any Disposable {
+    KeyPathBinding.attach(self, to: object) { object, value in object[keyPath: keyPath] = value }
+  }
+
+  /// Sets `object[keyPath: keyPath]` to each value, or to `nilValue` for each `nil`, until the signal completes
+  /// or the object goes away.
+  ///
+  /// As ``bind(to:keyPath:)``, for a signal of optionals bound to a property that is not optional.
+  ///
+  /// ```swift
+  /// selectedColor.bind(to: style, keyPath: \.color, nilValue: .black)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - object: The object to update; held weakly.
+  ///   - keyPath: The property to set.
+  ///   - nilValue: What to set when the signal sends `nil`.
+  /// - Returns: The binding's disposable.
+  /// - Note: ReactiveCocoa 2.5 `-setKeyPath:onObject:nilValue:` and `RAC(object, keyPath, nilValue)`.
+  @discardableResult
+  public func bind<Root: AnyObject & Sendable, Wrapped: Sendable>(
+    to object: Root, keyPath: ReferenceWritableKeyPath<Root, Wrapped> & Sendable, nilValue: Wrapped
+  ) -> any Disposable where Value == Wrapped? {
+    KeyPathBinding.attach(self, to: object) { object, value in object[keyPath: keyPath] = value ?? nilValue }
+  }
+
+  /// Sets `object[keyPath: keyPath]` to each value on the main actor, in order, until the signal completes or
+  /// the object goes away.
+  ///
+  /// For objects isolated to the main actor, such as views. A value sent on the main queue while no earlier
+  /// value is waiting is set at once; any other is queued on the main queue, behind the earlier ones, as RAC's
+  /// `-deliverOnMainThread` does. The object is held weakly and the binding ends as with
+  /// ``bind(to:keyPath:)``; a value that finds the object gone ends it.
+  ///
+  /// ```swift
+  /// @MainActor func viewDidLoad() {
+  ///   viewModel.title.bind(onMainActorTo: titleLabel, keyPath: \.text)
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - object: The object to update; held weakly.
+  ///   - keyPath: The property to set.
+  /// - Returns: The binding's disposable.
+  /// - Note: ReactiveCocoa 2.5 `RAC(object, keyPath)` and `-setKeyPath:onObject:`, which set values on the
+  ///   sending thread and documented that a view must be bound to a signal delivering on the main thread.
+  @MainActor
+  @discardableResult
+  public func bind<Root: AnyObject>(
+    onMainActorTo object: Root, keyPath: ReferenceWritableKeyPath<Root, Value>
+  ) -> any Disposable {
+    MainActorKeyPathBinding(object) { object, value in object[keyPath: keyPath] = value }.attach(self)
+  }
+
+  /// Sets `object[keyPath: keyPath]` to each value, or to `nilValue` for each `nil`, on the main actor, in
+  /// order, until the signal completes or the object goes away.
+  ///
+  /// As ``bind(onMainActorTo:keyPath:)``, for a signal of optionals bound to a property that is not optional.
+  ///
+  /// ```swift
+  /// viewModel.subtitle.bind(onMainActorTo: subtitleLabel, keyPath: \.text, nilValue: "—")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - object: The object to update; held weakly.
+  ///   - keyPath: The property to set.
+  ///   - nilValue: What to set when the signal sends `nil`.
+  /// - Returns: The binding's disposable.
+  /// - Note: ReactiveCocoa 2.5 `-setKeyPath:onObject:nilValue:`.
+  @MainActor
+  @discardableResult
+  public func bind<Root: AnyObject, Wrapped: Sendable>(
+    onMainActorTo object: Root, keyPath: ReferenceWritableKeyPath<Root, Wrapped>, nilValue: Wrapped
+  ) -> any Disposable where Value == Wrapped? {
+    MainActorKeyPathBinding(object) { object, value in object[keyPath: keyPath] = value ?? nilValue }.attach(self)
+  }
+}
+
+/// A binding on the sending thread.
+enum KeyPathBinding {
+  static func attach<Root: AnyObject & Sendable, Value>(
+    _ signal: Signal<Value, Never>, to object: Root, _ set: @escaping @Sendable (Root, Value) -> Void
+  ) -> any Disposable {
+    let lifetime = (object as? any LifetimeProviding)?.lifetime
+    let binding = SerialDisposable()
+    binding.inner = signal.attach { [weak object, weak lifetime] event in
+      guard case .next(let value) = event, let object else {
+        binding.dispose()
+        lifetime?.remove(binding)
+        return .stop
+      }
+      set(object, value)
+      return .proceed
+    }
+    lifetime?.add(binding)
+    return binding
+  }
+}
+
+/// A binding that sets values on the main actor: RAC's `-deliverOnMainThread` rule, then the setter.
+@MainActor
+final class MainActorKeyPathBinding<Root: AnyObject, Value: Sendable> {
+  private weak var object: Root?
+  private let set: (Root, Value) -> Void
+  nonisolated private weak let lifetime: Lifetime?
+  /// Values queued on the main queue and not yet set. Read and written by the binding's observer, which is
+  /// called serially, and decremented on the main queue; hence an atomic.
+  nonisolated private let queued = Atomic<Int>(0)
+  nonisolated private let binding = SerialDisposable()
+
+  init(_ object: Root, set: @escaping (Root, Value) -> Void) {
+    self.object = object
+    self.set = set
+    self.lifetime = (object as? any LifetimeProviding)?.lifetime
+  }
+
+  func attach(_ signal: Signal<Value, Never>) -> any Disposable {
+    binding.inner = signal.attach { [self] event in
+      guard case .next(let value) = event else {
+        end()
+        return .stop
+      }
+      if CurrentScheduler.isOnMainQueue && queued.load(ordering: .acquiring) == 0 {
+        return MainActor.assumeIsolated { apply(value) }
+      }
+      queued.add(1, ordering: .acquiringAndReleasing)
+      DispatchQueue.main.async {
+        MainActor.assumeIsolated {
+          _ = self.apply(value)
+          self.queued.subtract(1, ordering: .acquiringAndReleasing)
+        }
+      }
+      return binding.isDisposed ? .stop : .proceed
+    }
+    lifetime?.add(binding)
+    return binding
+  }
+
+  private func apply(_ value: Value) -> Flow {
+    guard !binding.isDisposed else { return .stop }
+    guard let object else {
+      end()
+      return .stop
+    }
+    set(object, value)
+    return .proceed
+  }
+
+  nonisolated private func end() {
+    binding.dispose()
+    lifetime?.remove(binding)
+  }
+}

@@ -1,0 +1,286 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+// The engine shared by every subject: `Subject`, `ReplaySubject`, `BehaviorSubject` and `GroupedSignal`.
+//
+// Two locks, never held the other way round:
+//
+// - The STATE lock (`state`, a `LockedState`) guards the decisions: the replay buffer, the terminal event, the
+//   list of subscribers and the subscriptions the subject made as a subscriber. It is held only to decide, never
+//   while calling out (STYLE.md).
+// - The DELIVERY lock (`delivery`, a recursive mutex) is the one lock held while subscriber callbacks run. It is
+//   what makes live order equal replay order: recording a value in the buffer and delivering it to the current
+//   subscribers happen in one turn of the delivery lock, and so does a subscriber's replay, so no value can be
+//   recorded between a subscriber's replay and its first live value, and every subscriber receives the values
+//   in the order they were recorded. A sender on another thread waits while a turn is in progress, as RAC's
+//   subscribers make it (guarantee 1).
+//
+// Re-entrancy (guarantee 6). The delivery lock is recursive, so a callback may send, subscribe or dispose:
+//
+// - A send from inside a turn does not deliver nested (which would hand the new value to the subscribers that
+//   have not yet received the value in progress — the reordering RAC's subjects have). It is queued in
+//   `pending` and delivered, to every subscriber, when the value in progress has reached them all.
+// - A subscription from inside a turn takes its replay at once, nested: the buffer then holds everything
+//   processed so far, and the subscriber is in the list for every queued value, so it sees each value once.
+// - Disposal never takes the delivery lock (see `Sink`): the subscriber is removed under the state lock and its
+//   sink ignores anything sent afterwards.
+//
+// A subject without a buffer (`capacity == 0`) does not take the delivery lock to attach a subscriber: there
+// is nothing to replay except a terminal event, which is a subscriber's only event.
+
+/// What a subject decides for each input. Pure: no locks, no callouts.
+@usableFromInline
+struct SubjectState<Value: Sendable, Failure: Error>: Sendable {
+  /// The number of values kept for replay: 0 for a plain subject, `Int.max` for an unlimited replay subject.
+  @usableFromInline let capacity: Int
+  @usableFromInline var buffer = Ring<Value>()
+  @usableFromInline var terminal: Event<Value, Failure>?
+  /// The subscribers' sinks. Not generic: delivery hands every sink the same payload pointer.
+  @usableFromInline var subscribers = SubscriberList()
+  /// The subscriptions the subject made as a subscriber, disposed when it terminates.
+  @usableFromInline var upstream = DisposableBag()
+
+  @inlinable
+  init(capacity: Int) {
+    self.capacity = capacity
+  }
+
+  /// Records `value`, trimming the buffer BEFORE delivery, and returns the subscribers to deliver it to; `nil`
+  /// once terminated.
+  @inlinable
+  mutating func receivedValue(_ value: Value) -> ContiguousArray<SinkCore?>? {
+    guard terminal == nil else { return nil }
+    if capacity > 0 {
+      buffer.append(value)
+      if buffer.count > capacity { _ = buffer.popFirst() }
+    }
+    return subscribers.slots
+  }
+
+  /// Records the terminal event; returns the subscribers to deliver it to and the upstream to dispose, or
+  /// `nil` if the subject had already terminated.
+  @inlinable
+  mutating func receivedTerminal(
+    _ event: Event<Value, Failure>
+  ) -> (ContiguousArray<SinkCore?>, DisposableBag.Children)? {
+    guard terminal == nil else { return nil }
+    terminal = event
+    return (subscribers.removeAll(), upstream.takeAll())
+  }
+
+  /// Adds `sink` unless the subject has terminated or the sink was disposed meanwhile; returns what it must be
+  /// replayed.
+  @inlinable
+  mutating func attached(_ sink: Sink<Value, Failure>) -> Replay {
+    guard !sink.isDisposed else { return Replay(values: [], terminal: nil) }
+    if terminal == nil { subscribers.append(sink) }
+    return Replay(values: capacity > 0 ? buffer.elements : [], terminal: terminal)
+  }
+
+  /// Keeps an upstream subscription; `false` if the subject has terminated (dispose it at once).
+  @inlinable
+  mutating func subscribed(with disposable: any Disposable) -> Bool {
+    upstream.insert(disposable)
+  }
+
+  @usableFromInline
+  struct Replay {
+    @usableFromInline let values: ContiguousArray<Value>
+    @usableFromInline let terminal: Event<Value, Failure>?
+
+    @inlinable
+    init(values: ContiguousArray<Value>, terminal: Event<Value, Failure>?) {
+      self.values = values
+      self.terminal = terminal
+    }
+  }
+}
+
+/// Owns a subject's locks and performs every effect. See the comment at the top of this file.
+///
+/// `@inlinable` throughout, so that a subject used with concrete types (`subject.sendNext(1)`) runs specialised
+/// code in the caller's module.
+@usableFromInline
+final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @unchecked Sendable {
+  // guarded by: `state` (its own lock) for the decisions; the recursive `delivery` mutex for `isDelivering`,
+  // `pending` and `teardown`. `delivery`, `schedulesReplay` and `capacity` are `let`s.
+  @usableFromInline let state: LockedState<SubjectState<Value, Failure>>
+  /// Held for a whole turn of delivery or replay. Recursive; at a stable address.
+  @usableFromInline let delivery: UnsafeMutablePointer<pthread_mutex_t>
+  /// Whether a turn is in progress (on the thread holding `delivery`, since only it can read this).
+  @usableFromInline var isDelivering = false
+  /// Events sent from inside a turn, delivered when the event in progress has reached every subscriber.
+  @usableFromInline var pending = Ring<Event<Value, Failure>>()
+  /// Upstream subscriptions to dispose once the turn is over and `delivery` is released.
+  @usableFromInline var teardown: DisposableBag.Children?
+  /// Whether subscribers attach on the subscription scheduler, as RAC's replaying subjects do.
+  @usableFromInline let schedulesReplay: Bool
+  /// The number of values kept for replay (0: none).
+  @usableFromInline let capacity: Int
+
+  /// Creates the storage of a subject that keeps `capacity` values (0: none) and, if `values` is not empty,
+  /// starts with them (a behaviour subject's current value).
+  @usableFromInline
+  init(capacity: Int, values: [Value] = [], schedulesReplay: Bool) {
+    var initial = SubjectState<Value, Failure>(capacity: capacity)
+    for value in values { _ = initial.receivedValue(value) }
+    state = LockedState(initial)
+    self.schedulesReplay = schedulesReplay
+    self.capacity = capacity
+    delivery = .allocate(capacity: 1)
+    delivery.initialize(to: pthread_mutex_t())
+    RecursiveLockPrimitive.setUp(delivery)
+  }
+
+  deinit {
+    RecursiveLockPrimitive.tearDown(delivery)
+    delivery.deinitialize(count: 1)
+    delivery.deallocate()
+  }
+
+  @usableFromInline
+  var subscriberCount: Int {
+    state.withLock { $0.subscribers.count }
+  }
+
+  /// The most recent value kept for replay, if any.
+  @usableFromInline
+  var latestValue: Value? {
+    state.withLock { $0.buffer.last }
+  }
+
+  // MARK: Subscribing
+
+  /// Attaches `observer`: replays, then delivers live events. Returns the subscription's disposable, which also
+  /// cancels a replay still waiting on the background scheduler.
+  @usableFromInline
+  func attach(_ observer: Observer<Value, Failure>) -> any Disposable {
+    let sink = Sink(observer, owner: self)
+    if !schedulesReplay || CurrentScheduler.isSet {
+      start(sink)
+    } else if let scheduled = QueueScheduler.background.schedule({ self.start(sink) }) {
+      sink.addChild(scheduled)
+    }
+    return sink
+  }
+
+  @usableFromInline
+  func start(_ sink: Sink<Value, Failure>) {
+    if capacity == 0 {
+      // Nothing to replay but a terminal event, which is this subscriber's only event: no turn needed.
+      if let terminal = state.withLock({ $0.attached(sink) }).terminal { sink.send(terminal) }
+      return
+    }
+    turn {
+      let replay = state.withLock { $0.attached(sink) }
+      for value in replay.values { sink.sendNext(value) }
+      if let terminal = replay.terminal { sink.send(terminal) }
+    }
+  }
+
+  @usableFromInline
+  func sinkDidDispose(_ sink: SinkCore) {
+    state.withLock { $0.subscribers.remove(sink) }
+  }
+
+  // MARK: Sending
+
+  /// Records and delivers `event`, or queues it behind the event in progress when called from a callback.
+  @inlinable
+  func send(_ event: Event<Value, Failure>) {
+    RecursiveLockPrimitive.lock(delivery)
+    if isDelivering {
+      pending.append(event)
+      RecursiveLockPrimitive.unlock(delivery)
+      return
+    }
+    isDelivering = true
+    process(event)
+    finishTurn()
+  }
+
+  /// Keeps `disposable`, disposing it when the subject terminates (at once if it already has).
+  @usableFromInline
+  func subscribed(with disposable: any Disposable) {
+    if !state.withLock({ $0.subscribed(with: disposable) }) { disposable.dispose() }
+  }
+
+  // MARK: Turns
+
+  /// Runs `body` as a turn of delivery, then the events it queued. Nested turns (a callback subscribing) run
+  /// their body at once and leave the queue to the outer turn.
+  @usableFromInline
+  func turn(_ body: () -> Void) {
+    RecursiveLockPrimitive.lock(delivery)
+    if isDelivering {
+      body()
+      RecursiveLockPrimitive.unlock(delivery)
+      return
+    }
+    isDelivering = true
+    body()
+    finishTurn()
+  }
+
+  /// Delivers the events queued during the turn, ends it and releases `delivery`.
+  @inlinable
+  func finishTurn() {
+    while let event = pending.popFirst() { process(event) }
+    isDelivering = false
+    let upstream = teardown
+    teardown = nil
+    RecursiveLockPrimitive.unlock(delivery)
+    upstream?.disposeAll()
+  }
+
+  /// Delivers one event to the current subscribers. Called with `delivery` held, `state` released.
+  @inlinable
+  func process(_ event: Event<Value, Failure>) {
+    switch event {
+    case .next(let value):
+      guard let sinks = state.withLock({ $0.receivedValue(value) }) else { return }
+      withUnsafePointer(to: value) { payload in
+        for case let sink? in sinks { sink.deliver(.next, UnsafeRawPointer(payload)) }
+      }
+    case .error(let error):
+      guard let (sinks, upstream) = state.withLock({ $0.receivedTerminal(event) }) else { return }
+      teardown = upstream
+      withUnsafePointer(to: error) { payload in
+        for case let sink? in sinks { sink.deliver(.error, UnsafeRawPointer(payload)) }
+      }
+    case .completed:
+      guard let (sinks, upstream) = state.withLock({ $0.receivedTerminal(event) }) else { return }
+      teardown = upstream
+      for case let sink? in sinks { sink.deliver(.completed, nil) }
+    }
+  }
+}
+
+extension Ring {
+  /// The elements in order, oldest first.
+  @inlinable
+  var elements: ContiguousArray<Element> {
+    var elements = ContiguousArray<Element>()
+    elements.reserveCapacity(count)
+    for offset in 0..<count {
+      var index = head + offset
+      if index >= slots.count { index -= slots.count }
+      if let element = slots[index] { elements.append(element) }
+    }
+    return elements
+  }
+
+  /// The newest element.
+  @inlinable
+  var last: Element? {
+    guard count > 0 else { return nil }
+    var index = head + count - 1
+    if index >= slots.count { index -= slots.count }
+    return slots[index]
+  }
+}
