@@ -9,6 +9,8 @@ let package = Package(
   ],
   targets: [
     .target(name: "AsyncSignals"),
+    // Hammers the lock-protected parts from many threads: `swift run --sanitize=thread Stress`.
+    .executableTarget(name: "Stress", dependencies: ["AsyncSignals"], path: "Stress"),
     .testTarget(name: "AsyncSignalsTests", dependencies: ["AsyncSignals"]),
   ],
   swiftLanguageModes: [.v6]

@@ -1,0 +1,9 @@
+/// Every scenario, in the order a default run takes them.
+let allScenarios: [any Scenario] = [
+  ActionDisposableRace(),
+  CompoundDisposableRace(),
+  SerialDisposableRace(),
+  ZipRace(),
+  ZipNestedRace(),
+  ZipEarlyEndRace(),
+]
