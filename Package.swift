@@ -12,6 +12,8 @@ let package = Package(
     // Hammers the lock-protected parts from many threads: `swift run --sanitize=thread Stress`.
     .executableTarget(name: "Stress", dependencies: ["AsyncSignals"], path: "Stress"),
     .testTarget(name: "AsyncSignalsTests", dependencies: ["AsyncSignals"]),
+    // The Stress harness's self-check: each scenario fails against a deliberately broken twin.
+    .testTarget(name: "StressTests", dependencies: ["Stress"]),
   ],
   swiftLanguageModes: [.v6]
 )

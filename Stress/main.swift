@@ -2,11 +2,11 @@
 // `swift run --sanitize=thread Stress`; `--help` for the options. The harness is in Harness/, one race per
 // file in Scenarios/, and the broken twins that `--sabotage` swaps in (the self-check) in Sabotage/.
 #if canImport(Darwin)
-import Darwin
+  import Darwin
 #elseif canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Musl)
-import Musl
+  import Musl
 #endif
 
 exit(StressCommand.main(Array(CommandLine.arguments.dropFirst())))

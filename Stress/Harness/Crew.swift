@@ -2,11 +2,11 @@ import Foundation
 import Synchronization
 
 #if canImport(Darwin)
-import Darwin
+  import Darwin
 #elseif canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Musl)
-import Musl
+  import Musl
 #endif
 
 /// A fixed set of threads that a scenario releases into its race all at once, iteration after iteration.

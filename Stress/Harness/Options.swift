@@ -25,7 +25,8 @@ struct Options: Equatable, Sendable {
 
     OPTIONS:
       --list                 List the scenarios, their invariants and their sabotage, then exit.
-      --scenario NAME        Run only this scenario (repeatable). Default: all of them.
+      --scenario NAME        Run only this scenario (repeatable). Default: all of them but the known
+                             failures (shapes that deadlock by design; --list marks them).
       --iterations N         Run each scenario N times.
       --seconds S            Run each scenario for about S seconds. Default: about \(Int(defaultTotalSeconds)) \
     seconds in total.

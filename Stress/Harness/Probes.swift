@@ -3,11 +3,11 @@ import Foundation
 import Synchronization
 
 #if canImport(Darwin)
-import Darwin
+  import Darwin
 #elseif canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Musl)
-import Musl
+  import Musl
 #endif
 
 // The instruments scenarios use to observe the code under test. They are deliberately built from atomics and
@@ -113,9 +113,9 @@ final class OverlapDetector: Sendable {
 /// A non-zero token for the calling thread.
 func currentThreadToken() -> UInt {
   #if canImport(Darwin)
-  UInt(bitPattern: Int(bitPattern: pthread_self()))
+    UInt(bitPattern: Int(bitPattern: pthread_self()))
   #else
-  UInt(pthread_self())
+    UInt(pthread_self())
   #endif
 }
 
@@ -124,6 +124,9 @@ func currentThreadToken() -> UInt {
 /// Every tick is a sequentially consistent read-modify-write of one atomic, so if thread A took its tick
 /// after `dispose()` returned and thread B took a later tick before sending, the disposal happened before the
 /// send: a delivery of that send would break "nothing after dispose returned".
+///
+/// The ticks also order the threads for ThreadSanitizer, so the scenarios that must prove to TSan that the
+/// library orders deliveries (SerialDelivery, Zip, FlattenMap) do without a clock.
 final class EpochClock: Sendable {
   private let ticks = Atomic<Int>(0)
 
@@ -179,6 +182,9 @@ final class Source<Value: Sendable>: Sendable {
     guard let subscriber = box.value else { preconditionFailure("Source: not subscribed yet") }
     return subscriber
   }
+
+  /// The subscriber of the latest subscription, or `nil` if the body has not run.
+  var subscriberIfSubscribed: (any Subscriber<Value, StressFailure>)? { box.value }
 
   /// Forgets the subscriber (to check that nothing else keeps the subscription alive).
   func forget() { box.value = nil }

@@ -9,15 +9,17 @@ enum Delivery {
 /// A subscriber that records what it receives, with no lock of its own (see `SerialState`).
 ///
 /// `reaction`, if given, runs inside the callback after the event is recorded: re-entrant scenarios send,
-/// subscribe or dispose from there.
+/// subscribe or dispose from there. It must take no lock of its own on its usual path (a lock would order
+/// the callbacks and hide from ThreadSanitizer a library that does not).
 final class Recorder<Value: Sendable>: Sendable {
   typealias Entry = Event<Value, StressFailure>
+  typealias Reaction = @Sendable (_ recorder: Recorder<Value>, _ event: Entry) -> Void
 
   let detector = OverlapDetector()
   let log = SerialState<[Entry]>([])
-  private let reaction: (@Sendable (Entry, _ position: Int) -> Void)?
+  private let reaction: Reaction?
 
-  init(reaction: (@Sendable (Entry, _ position: Int) -> Void)? = nil) {
+  init(reaction: Reaction? = nil) {
     self.reaction = reaction
   }
 
@@ -32,7 +34,7 @@ final class Recorder<Value: Sendable>: Sendable {
     guard detector.enter() else { return }
     defer { detector.exit() }
     log.value.append(event)
-    reaction?(event, log.value.count - 1)
+    reaction?(self, event)
   }
 
   /// Read after the race has joined.

@@ -15,10 +15,17 @@ protocol Scenario: Sendable {
   var invariants: [String] { get }
   /// What `--sabotage <name>` breaks: the broken twin of the code under test the scenario must catch.
   var sabotage: String { get }
+  /// Set for a shape that is known to fail with the library as it is (why): it documents a limitation,
+  /// runs only when `--scenario` names it, and still fails loudly then.
+  var knownFailure: String? { get }
   /// How many threads it races with when `--threads` asks for `requested`.
   func threads(requested: Int) -> Int
   /// One iteration.
   func iterate(_ iteration: Iteration)
+}
+
+extension Scenario {
+  var knownFailure: String? { nil }
 }
 
 /// What an iteration may use: its crew, its random choices, and the ledger of its scenario.

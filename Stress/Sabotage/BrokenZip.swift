@@ -1,11 +1,11 @@
 import AsyncSignals
 
 #if canImport(Darwin)
-import Darwin
+  import Darwin
 #elseif canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Musl)
-import Musl
+  import Musl
 #endif
 
 /// The broken twin of `zip(with:)` (`--sabotage Zip`, `ZipNested`, `ZipEarlyEnd`), built on the public API:

@@ -2,11 +2,11 @@ import AsyncSignals
 import Synchronization
 
 #if canImport(Darwin)
-import Darwin
+  import Darwin
 #elseif canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Musl)
-import Musl
+  import Musl
 #endif
 
 /// The broken twin of `ActionDisposable` (`--sabotage ActionDisposable`): it reads its flag, then sets it,
