@@ -1,11 +1,11 @@
 import Foundation
 
 #if canImport(Darwin)
-  import Darwin
+import Darwin
 #elseif canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Musl)
-  import Musl
+import Musl
 #endif
 
 /// The outcome of one scenario.
@@ -40,7 +40,8 @@ struct Runner: Sendable {
     let finished = LockedBox<[ScenarioResult]>([])
     for (position, scenario) in scenarios.enumerated() {
       let result = run(
-        scenario, position: position, of: scenarios.count, seed: seed &+ UInt64(position), seconds: seconds,
+        scenario, position: position, of: scenarios.count, seed: seed ^ Self.stableHash(scenario.name),
+        seconds: seconds,
         finished: finished)
       finished.withLock { $0.append(result) }
     }
@@ -114,6 +115,12 @@ struct Runner: Sendable {
           + String(format: "%.2f s", result.seconds))
     }
     return result
+  }
+
+  /// FNV-1a of `name`: the same in every process (unlike `hashValue`), so that `--seed` repeats a scenario's
+  /// choices whichever scenarios run with it.
+  static func stableHash(_ name: String) -> UInt64 {
+    name.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
   }
 
   static func seconds(_ duration: Duration) -> Double {
