@@ -41,8 +41,7 @@ struct Runner: Sendable {
     for (position, scenario) in scenarios.enumerated() {
       let result = run(
         scenario, position: position, of: scenarios.count, seed: seed ^ Self.stableHash(scenario.name),
-        seconds: seconds,
-        finished: finished)
+        seconds: seconds, finished: finished)
       finished.withLock { $0.append(result) }
     }
     return finished.value
