@@ -12,9 +12,13 @@ let package = Package(
   targets: [
     .target(name: "AsyncSignals"),
     .target(name: "AsyncSignalsInterop", dependencies: ["AsyncSignals"], path: "Sources/Interop"),
+    // Hammers the lock-protected parts from many threads: `swift run --sanitize=thread Stress`.
+    .executableTarget(name: "Stress", dependencies: ["AsyncSignals"], path: "Stress"),
     .testTarget(name: "AsyncSignalsTests", dependencies: ["AsyncSignals"]),
     .testTarget(
       name: "AsyncSignalsInteropTests", dependencies: ["AsyncSignalsInterop", "AsyncSignals"]),
+    // The Stress harness's self-check: each scenario fails against a deliberately broken twin.
+    .testTarget(name: "StressTests", dependencies: ["Stress"]),
   ],
   swiftLanguageModes: [.v6]
 )

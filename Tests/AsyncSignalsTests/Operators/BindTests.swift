@@ -112,4 +112,25 @@ struct BindTests {
     #expect(source.subscriberCount == 0)
     #expect(inner.subscriberCount == 0)
   }
+
+  @Test("the step is released when the binding ends, even while its disposable is kept (guarantee 8)")
+  func stepReleased() {
+    let tracker = LifetimeTracker()
+    let source = Subject<Int, Never>()
+    let makeSubscription: (Subject<Int, Never>) -> any Disposable = { source in
+      let tracked = tracker.make()
+      return source.flattenMap { value in
+        _ = tracked
+        return .return(value)
+      }.subscribeNext { _ in }
+    }
+    let disposed = makeSubscription(source)
+    disposed.dispose()
+    #expect(tracker.liveCount == 0)
+    let completed = makeSubscription(source)
+    source.sendNext(1)
+    source.sendCompleted()
+    #expect(tracker.liveCount == 0)
+    withExtendedLifetime((disposed, completed)) {}
+  }
 }

@@ -91,12 +91,9 @@ final class BindStorage<Value: Sendable, Output: Sendable, Failure: Error>: Disp
 
   @usableFromInline
   let state: LockedState<BindState<Output, Failure>>  // guards every decision of the operator
-  @usableFromInline
-  let step: ObserverState<Step>  // called only from the source observer, one value at a time
 
   @inlinable
-  init(step: sending @escaping Step, observer: Observer<Output, Failure>) {
-    self.step = ObserverState(step)
+  init(observer: Observer<Output, Failure>) {
     self.state = LockedState(BindState(observer))
   }
 
@@ -104,8 +101,12 @@ final class BindStorage<Value: Sendable, Output: Sendable, Failure: Error>: Disp
   static func attach(
     source: Signal<Value, Failure>, step: sending @escaping Step, observer: Observer<Output, Failure>
   ) -> any Disposable {
-    let storage = BindStorage(step: step, observer: observer)
-    let subscription = source.attach { event in storage.receivedFromSource(event) }
+    let storage = BindStorage(observer: observer)
+    // The step lives in the source observer, which calls it one value at a time, and not in the storage, which
+    // the user's disposable keeps alive: it is released with that observer when the source subscription ends
+    // (guarantee 8).
+    let step = ObserverState(step)
+    let subscription = source.attach { event in storage.receivedFromSource(event, step: step) }
     storage.state.handle { $0.attachedSource(subscription) }
     return storage
   }
@@ -119,7 +120,7 @@ final class BindStorage<Value: Sendable, Output: Sendable, Failure: Error>: Disp
   }
 
   @inlinable
-  func receivedFromSource(_ event: Event<Value, Failure>) -> Flow {
+  func receivedFromSource(_ event: Event<Value, Failure>, step: ObserverState<Step>) -> Flow {
     switch event {
     case .next(let value):
       var stop = false

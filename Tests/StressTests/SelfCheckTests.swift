@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+
+@testable import Stress
+
+/// The self-check of issue 6: the harness catches what it claims. Each scenario passes against the library
+/// and fails against its broken twin (`--sabotage`), naming itself and one of its own invariants. The runs
+/// are short and seeded; they take turns, so that each has the two cores to itself.
+@Suite("Stress self-check", .serialized)
+struct SelfCheckTests {
+  static let sabotageable = allScenarios.filter { $0.knownFailure == nil && $0.name != "ZipReentrant" }.map(\.name)
+
+  @Test(
+    "every default scenario passes a few iterations against the library",
+    arguments: allScenarios.filter {
+      $0.knownFailure == nil
+    }.map(\.name))
+  func passes(name: String) {
+    let lines = LockedLines()
+    let status = StressCommand.main(
+      ["--scenario", name, "--iterations", "3", "--seed", "1", "--quiet"], console: lines.console)
+    #expect(status == 0, "\(lines.text)")
+    #expect(lines.errors.isEmpty)
+  }
+
+  @Test(
+    "sabotaging a scenario's code under test makes it fail, naming the scenario and an invariant of its own",
+    arguments: sabotageable)
+  func sabotageIsCaught(name: String) throws {
+    let scenario = try #require(allScenarios.first { $0.name == name })
+    let lines = LockedLines()
+    let status = StressCommand.main(
+      ["--scenario", name, "--sabotage", name, "--seconds", "20", "--seed", "1", "--quiet"], console: lines.console)
+    #expect(status == 1)
+    let violations = lines.errors.split(separator: "\n").filter { $0.hasPrefix("VIOLATION [\(name)] ") }
+    #expect(!violations.isEmpty, "\(lines.text)")
+    for violation in violations {
+      #expect(
+        scenario.invariants.contains { violation.hasPrefix("VIOLATION [\(name)] \($0): ") }
+          || violation.contains("further violations"), "\(violation)")
+    }
+    #expect(lines.errors.contains("violations in \(name)"))
+  }
+
+  @Test("the watchdog reports the threads of a race that does not finish in time")
+  func crewWatchdog() {
+    let crew = Crew(size: 3)
+    defer { crew.shutDown() }
+    let release = NSCondition()
+    let released = Flag()
+    let stuck = crew.run(timeout: 0.5) { thread in
+      guard thread > 0 else { return }
+      release.lock()
+      while !released.isSet { release.wait() }
+      release.unlock()
+    }
+    #expect(stuck == [1, 2])
+    release.lock()
+    released.set()
+    release.broadcast()
+    release.unlock()
+    #expect(crew.run(timeout: 20) { _ in } == [])  // the crew recovers once its threads are free
+  }
+
+  @Test("a deadlocked scenario stops the run loudly: the violation, the table, exit status 1")
+  func deadlockStopsTheRun() async {
+    let result = await #expect(
+      processExitsWith: .exitCode(1), observing: [\.standardOutputContent, \.standardErrorContent]
+    ) {
+      var options = Options()
+      options.watchdog = 1
+      options.quiet = true
+      _ = Runner(options: options, console: .standard).run([HangingScenario()])
+      exit(0)  // not reached: the watchdog ends the process
+    }
+    let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
+    let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(errors.contains("VIOLATION [Hanging] no deadlock: threads [0, 1] made no progress for 1.0 s"))
+    #expect(errors.contains("Stress: DEADLOCK in Hanging; stopping the run"))
+    #expect(output.contains("DEADLOCK"))  // the table is printed before the process ends
+  }
+
+  @Test("RAC's lock-holding zip fails ZipReentrant: a deadlock, or an invariant broken before it")
+  func lockHoldingZip() async {
+    let result = await #expect(processExitsWith: .exitCode(1), observing: [\.standardErrorContent]) {
+      exit(
+        StressCommand.main([
+          "--scenario", "ZipReentrant", "--sabotage", "ZipReentrant", "--watchdog", "2", "--seed", "1", "--seconds", "20",
+          "--quiet",
+        ]))
+    }
+    let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    let invariants = ZipReentrantRace().invariants
+    #expect(invariants.contains { errors.contains("VIOLATION [ZipReentrant] \($0): ") }, "\(errors)")
+  }
+
+  @Test("the table lists each scenario and the totals; zero violations means exit status 0")
+  func table() {
+    let lines = LockedLines()
+    let status = StressCommand.main(["--scenario", "ActionDisposable", "--iterations", "2"], console: lines.console)
+    #expect(status == 0)
+    let text = lines.text
+    #expect(text.contains("scenario") && text.contains("iterations") && text.contains("operations"))
+    #expect(text.contains("violations") && text.contains("time"))
+    #expect(text.split(separator: "\n").contains { $0.hasPrefix("ActionDisposable ") && $0.contains(" 2 ") })
+    #expect(text.contains("[1/1] ActionDisposable: ok: 2 iterations"))
+  }
+}
+
+/// A race that never finishes: two threads wait for each other's lock.
+struct HangingScenario: Scenario {
+  let name = "Hanging"
+  let race = "two threads take two locks in opposite orders"
+  let invariants = ["no deadlock"]
+  let sabotage = "none"
+
+  func threads(requested: Int) -> Int { 2 }
+
+  func iterate(_ iteration: Iteration) {
+    let locks = [NSLock(), NSLock()]
+    let holding = Tally()
+    iteration.race { thread, _ in
+      locks[thread].lock()
+      holding.increment()
+      while holding.value < 2 { sched_yield() }
+      locks[1 - thread].lock()  // never returns: the other thread holds it and waits for ours
+    }
+  }
+}
