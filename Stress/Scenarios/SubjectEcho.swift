@@ -1,21 +1,18 @@
 import AsyncSignals
 
-// A shape that deadlocks today, by design rather than by accident (so is ZipCrossFeed): not run by default, one
-// command away (`--scenario SubjectEcho --watchdog 3`). Serial delivery makes a sender on another thread wait until
-// the event in progress has been handled (guarantee 1, as RAC 2.5), so a callback that sends into a subscription
-// whose delivery lock another thread holds waits for that thread; when that thread's callback in turn sends into
-// the first subscription, the two wait for each other. Operators built on the outbox (zip, bind) release their own
-// lock before delivering, but the drain still runs inside the upstream subscription's delivery lock. Guarantee 6
-// holds for re-entrancy on one thread; across threads these cycles deadlock in RAC 2.5 too. Removing them needs
-// non-blocking serial delivery (queue the event for the thread that holds the lock), which changes guarantee 1.
+// A shape that deadlocked while each subscriber of a subject had its own delivery lock: a callback that sent into
+// the subject had to take the other subscriber's lock, which the other thread held while its callback sent into the
+// subject too. Subjects now deliver in turns under one recursive lock per subject, and a send from inside a turn
+// is queued behind the value in progress (SubjectStorage.swift), so the two threads no longer wait for each
+// other. Run by default. It has no broken twin: its invariant is the watchdog's, which the Hanging self-check and
+// ZipReentrant's lock-holding zip already prove. (ZipCrossFeed, a cycle through two zips, still deadlocks.)
 
 /// Two subscribers of one subject whose callbacks send into the subject, while two threads send.
 struct SubjectEchoRace: Scenario {
   let name = "SubjectEcho"
   let race = "two subscribers of one subject send an echo into it from their callbacks; two threads send"
   let invariants = ["no deadlock"]
-  let sabotage = "none: this shape deadlocks with the library as it is"
-  let knownFailure: String? = "deadlocks: a cross-thread cycle through two subscribers' delivery locks"
+  let sabotage = "none: the watchdog's own self-check covers a deadlock"
 
   func threads(requested: Int) -> Int { 2 }
 
