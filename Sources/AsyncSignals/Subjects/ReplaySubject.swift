@@ -29,13 +29,8 @@
 ///   `RACReplaySubjectUnlimitedCapacity`). RAC trimmed the buffer after delivering a value, so a subscriber that
 ///   joined during that delivery was replayed `capacity + 1` values, and a value sent from a callback reached
 ///   later subscribers ahead of the value in progress; both are fixed here.
-public final class ReplaySubject<Value: Sendable, Failure: Error>: Signal<Value, Failure>, Subscriber,
-  @unchecked Sendable
-{
-  // guarded by: immutability — `storage` is a `let` and guards its own state (see SubjectStorage.swift); the base
-  // class stores only a `let`.
-  @usableFromInline
-  let storage: SubjectStorage<Value, Failure>
+public class ReplaySubject<Value: Sendable, Failure: Error>: Subject<Value, Failure>, @unchecked Sendable {
+  // guarded by: `Subject` (this subclass adds no stored properties).
 
   /// The capacity that never trims: every value is kept.
   ///
@@ -58,86 +53,13 @@ public final class ReplaySubject<Value: Sendable, Failure: Error>: Signal<Value,
   /// - Note: ReactiveCocoa 2.5 `+replaySubjectWithCapacity:`.
   public init(capacity: Int = ReplaySubject.unlimitedCapacity) {
     precondition(capacity >= 0, "ReplaySubject(capacity:): capacity must not be negative")
-    storage = SubjectStorage(capacity: capacity, schedulesReplay: true)
-    super.init(name: "")
+    super.init(storage: SubjectStorage(capacity: capacity, schedulesReplay: true))
   }
 
-  /// The number of current subscribers.
-  ///
-  /// A subscriber counts from the moment it is attached until it is disposed, terminates or stops; handy in tests
-  /// to check that a subscription was released.
-  ///
-  /// ```swift
-  /// let history = ReplaySubject<Int, Never>()
-  /// let subscription = history.subscribeNext { _ in }
-  /// subscription.dispose()
-  /// print(history.subscriberCount)  // 0
-  /// ```
-  ///
-  /// - Note: Not in ReactiveCocoa 2.5 `RACReplaySubject`, which kept its subscribers private.
-  public var subscriberCount: Int {
-    storage.subscriberCount
-  }
-
-  override func attach(_ observer: Observer<Value, Failure>) -> any Disposable {
-    storage.attach(observer)
-  }
-
-  /// Sends `value` to every current subscriber, in subscription order, and records it for replay.
-  ///
-  /// Ignored once the subject has terminated. Called from a subscriber's callback, the value is delivered after
-  /// the value in progress has reached every subscriber; from another thread, it waits for that delivery.
-  ///
-  /// ```swift
-  /// history.sendNext(1)
-  /// ```
-  ///
-  /// - Parameter value: The value.
-  /// - Note: ReactiveCocoa 2.5 `-[RACReplaySubject sendNext:]`.
-  @inlinable
-  public func sendNext(_ value: Value) {
-    storage.send(.next(value))
-  }
-
-  /// Terminates the subject with `error`: every current subscriber receives it, later subscribers are replayed the kept
-  /// values, then it, later sends are ignored, and the subscriptions it made as a subscriber are disposed.
-  ///
-  /// ```swift
-  /// history.sendError(error)
-  /// ```
-  ///
-  /// - Parameter error: The failure.
-  /// - Note: ReactiveCocoa 2.5 `-[RACReplaySubject sendError:]`, except that the subject remembers it terminated.
-  @inlinable
-  public func sendError(_ error: Failure) {
-    storage.send(.error(error))
-  }
-
-  /// Terminates the subject with completion: every current subscriber receives it, later subscribers are replayed the
-  /// kept values, then it, later sends are ignored, and the subscriptions it made as a subscriber are disposed.
-  ///
-  /// ```swift
-  /// history.sendCompleted()
-  /// ```
-  ///
-  /// - Note: ReactiveCocoa 2.5 `-[RACReplaySubject sendCompleted]`, except that the subject remembers it terminated.
-  @inlinable
-  public func sendCompleted() {
-    storage.send(.completed)
-  }
-
-  /// Keeps `disposable`, a subscription made with this subject as its subscriber, to dispose it when the
-  /// subject terminates (at once if it already has).
-  ///
-  /// ``Signal/subscribe(_:)`` calls it; you rarely need to.
-  ///
-  /// ```swift
-  /// source.subscribe(history)  // disposed when history terminates
-  /// ```
-  ///
-  /// - Parameter disposable: The subscription's disposable.
-  /// - Note: ReactiveCocoa 2.5 `-[RACReplaySubject didSubscribeWithDisposable:]`.
-  public func didSubscribe(with disposable: any Disposable) {
-    storage.subscribed(with: disposable)
+  /// Creates a replay subject on `storage` (a behaviour subject's). Not an override of `Subject.init(storage:)`:
+  /// overriding every designated initialiser would inherit `Subject()`, and `ReplaySubject()` would then make a
+  /// subject that replays nothing.
+  init(replayStorage storage: SubjectStorage<Value, Failure>) {
+    super.init(storage: storage)
   }
 }

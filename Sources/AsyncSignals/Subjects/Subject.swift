@@ -17,15 +17,18 @@
 /// clicks.sendCompleted()
 /// ```
 ///
+/// ``ReplaySubject``, ``BehaviorSubject`` and ``GroupedSignal`` are subjects too, as in RAC: they add replay or a
+/// key, and share everything else.
+///
 /// - Note: ReactiveCocoa 2.5 `RACSubject`. Unlike RAC's subject, which forgets that it terminated (so a
 ///   late subscriber waits forever and later sends still reach it), this one remembers its terminal event,
 ///   as RAC's successors do; and a send from a callback no longer overtakes the value in progress on its way to
 ///   the later subscribers.
-public final class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failure>, Subscriber, @unchecked Sendable {
+public class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failure>, Subscriber, @unchecked Sendable {
   // guarded by: immutability — `storage` is a `let`, and guards its own state (see SubjectStorage.swift); the
-  // base class stores only a `let`.
+  // base class stores only a `let`. Subclasses (all in this module) add only `let`s.
   @usableFromInline
-  let storage = SubjectStorage<Value, Failure>(capacity: 0, schedulesReplay: false)
+  let storage: SubjectStorage<Value, Failure>
 
   /// Creates a subject with no subscribers.
   ///
@@ -34,7 +37,13 @@ public final class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failu
   /// ```
   ///
   /// - Note: ReactiveCocoa 2.5 `+[RACSubject subject]`.
-  public init() {
+  public convenience init() {
+    self.init(storage: SubjectStorage(capacity: 0, schedulesReplay: false))
+  }
+
+  /// Creates a subject on `storage`: how the subclasses choose their replay.
+  init(storage: SubjectStorage<Value, Failure>) {
+    self.storage = storage
     super.init(name: "")
   }
 
@@ -51,11 +60,11 @@ public final class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failu
   /// ```
   ///
   /// - Note: Not in ReactiveCocoa 2.5 `RACSubject`, which kept its subscribers private.
-  public var subscriberCount: Int {
+  public final var subscriberCount: Int {
     storage.subscriberCount
   }
 
-  override func attach(_ observer: Observer<Value, Failure>) -> any Disposable {
+  final override func attach(_ observer: Observer<Value, Failure>) -> any Disposable {
     storage.attach(observer)
   }
 
@@ -71,7 +80,7 @@ public final class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failu
   /// - Parameter value: The value.
   /// - Note: ReactiveCocoa 2.5 `-[RACSubject sendNext:]`.
   @inlinable
-  public func sendNext(_ value: Value) {
+  public final func sendNext(_ value: Value) {
     storage.send(.next(value))
   }
 
@@ -85,7 +94,7 @@ public final class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failu
   /// - Parameter error: The failure.
   /// - Note: ReactiveCocoa 2.5 `-[RACSubject sendError:]`, except that the subject remembers it terminated.
   @inlinable
-  public func sendError(_ error: Failure) {
+  public final func sendError(_ error: Failure) {
     storage.send(.error(error))
   }
 
@@ -98,7 +107,7 @@ public final class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failu
   ///
   /// - Note: ReactiveCocoa 2.5 `-[RACSubject sendCompleted]`, except that the subject remembers it terminated.
   @inlinable
-  public func sendCompleted() {
+  public final func sendCompleted() {
     storage.send(.completed)
   }
 
@@ -113,7 +122,7 @@ public final class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failu
   ///
   /// - Parameter disposable: The subscription's disposable.
   /// - Note: ReactiveCocoa 2.5 `-[RACSubject didSubscribeWithDisposable:]`.
-  public func didSubscribe(with disposable: any Disposable) {
+  public final func didSubscribe(with disposable: any Disposable) {
     storage.subscribed(with: disposable)
   }
 }

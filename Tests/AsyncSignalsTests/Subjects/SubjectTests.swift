@@ -105,3 +105,25 @@ struct SubjectTests {
     #expect(overlaps.value == 0)
   }
 }
+
+@MainActor
+@Suite("The subject family")
+struct SubjectFamilyTests {
+  @Test("replay subjects, behaviour subjects and grouped signals are subjects, as in RAC")
+  func hierarchy() {
+    let replay: Subject<Int, Never> = ReplaySubject<Int, Never>()
+    let behavior: ReplaySubject<Int, Never> = BehaviorSubject(value: 0)
+    let group: Subject<Int, Never> = GroupedSignal<String, Int, Never>(key: "a")
+    replay.sendNext(1)
+    #expect(EventRecorder(replay).values == [1])
+    #expect(EventRecorder(behavior).values == [0])
+    #expect(EventRecorder(group).values.isEmpty)
+  }
+
+  @Test("ReplaySubject() replays everything (it does not inherit Subject() and its empty replay)")
+  func defaultReplayIsUnlimited() {
+    let subject = ReplaySubject<Int, Never>()
+    for value in 0..<100 { subject.sendNext(value) }
+    #expect(EventRecorder(subject).values == Array(0..<100))
+  }
+}
