@@ -107,9 +107,32 @@ protocol OperatorState {
 
   var outbox: Outbox<Output, Failure> { get set }
 
-  /// The downstream answered `.stop` (or the subscription is being disposed): close the outbox and
-  /// return everything to tear down.
-  mutating func stop() -> Teardown<Output, Failure>
+  /// Forgets every upstream subscription, timer and buffered input; returns what to dispose once the lock is
+  /// released. Called when the operator finishes, is stopped by its downstream, or is disposed.
+  mutating func releaseUpstreams() -> Teardown<Output, Failure>
+}
+
+extension OperatorState {
+  /// Whether the operator has finished: a terminal event is queued, or the downstream stopped or disposed it.
+  @inlinable
+  var isFinished: Bool { outbox.isClosed }
+
+  /// Queues a terminal event, unless the operator has finished, and tears everything down.
+  @inlinable
+  mutating func finish(_ event: Event<Output, Failure>) -> Teardown<Output, Failure> {
+    guard !outbox.isClosed else { return Teardown() }
+    outbox.send(event)
+    return releaseUpstreams()
+  }
+
+  /// The downstream answered `.stop`, or the subscription is being disposed: closes the outbox (dropping what
+  /// was not delivered) and tears everything down, the observer included.
+  @inlinable
+  mutating func stop() -> Teardown<Output, Failure> {
+    var teardown = releaseUpstreams()
+    teardown.observer = outbox.close()
+    return teardown
+  }
 }
 
 extension LockedState where State: OperatorState {

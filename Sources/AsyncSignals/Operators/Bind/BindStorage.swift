@@ -57,21 +57,6 @@ struct BindState<Output: Sendable, Failure: Error>: OperatorState, Sendable {
     return inners.isEmpty && sourceEnded ? finish(.completed) : Teardown()
   }
 
-  /// Queues the terminal event and tears everything down.
-  @inlinable
-  mutating func finish(_ event: Event<Output, Failure>) -> Teardown<Output, Failure> {
-    guard !outbox.isClosed else { return Teardown() }
-    outbox.send(event)
-    return releaseUpstreams()
-  }
-
-  @inlinable
-  mutating func stop() -> Teardown<Output, Failure> {
-    var teardown = releaseUpstreams()
-    teardown.observer = outbox.close()
-    return teardown
-  }
-
   @inlinable
   mutating func releaseUpstreams() -> Teardown<Output, Failure> {
     var teardown = Teardown<Output, Failure>()

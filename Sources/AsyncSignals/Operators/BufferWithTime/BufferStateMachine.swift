@@ -90,12 +90,11 @@ struct BufferStateMachine<Value: Sendable, Failure: Error>: OperatorState, Senda
   }
 
   @inlinable
-  mutating func stop() -> Teardown<[Value], Failure> {
+  mutating func releaseUpstreams() -> Teardown<[Value], Failure> {
     let source = self.source
     var teardown = endSource()
     teardown.dispose(source)
     values = []
-    teardown.observer = outbox.close()
     return teardown
   }
 

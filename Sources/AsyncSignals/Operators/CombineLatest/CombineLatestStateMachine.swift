@@ -35,9 +35,6 @@ struct CombineLatestStateMachine<Buffers: InputBuffers, Failure: Error>: Combini
     inputs = InputSubscriptions(count: inputCount)
   }
 
-  @usableFromInline
-  var isFinished: Bool { outbox.isClosed }
-
   @inlinable
   mutating func receivedValue(at index: Int, _ store: (inout Buffers) -> Void) -> Teardown<Output, Failure> {
     guard !isFinished else { return Teardown() }
@@ -64,20 +61,6 @@ struct CombineLatestStateMachine<Buffers: InputBuffers, Failure: Error>: Combini
   mutating func attachedInput(at index: Int, _ disposable: any Disposable) -> Teardown<Output, Failure> {
     var teardown = Teardown<Output, Failure>()
     inputs.attached(at: index, disposable, isFinished: isFinished, into: &teardown)
-    return teardown
-  }
-
-  @inlinable
-  mutating func finish(_ event: Event<Output, Failure>) -> Teardown<Output, Failure> {
-    guard !isFinished else { return Teardown() }
-    outbox.send(event)
-    return releaseUpstreams()
-  }
-
-  @inlinable
-  mutating func stop() -> Teardown<Output, Failure> {
-    var teardown = releaseUpstreams()
-    teardown.observer = outbox.close()
     return teardown
   }
 

@@ -26,10 +26,6 @@ protocol CombiningStateMachine: OperatorState, Sendable {
   /// The subscription to input `index` has been made.
   @inlinable
   mutating func attachedInput(at index: Int, _ disposable: any Disposable) -> Teardown<Output, Failure>
-
-  /// Queues a terminal event (an input's failure) and tears everything down.
-  @inlinable
-  mutating func finish(_ event: Event<Output, Failure>) -> Teardown<Output, Failure>
 }
 
 /// The subscriptions of N inputs, and which of them have completed. Part of a state machine's state.

@@ -123,12 +123,11 @@ struct DeliverStateMachine<Value: Sendable, Failure: Error>: OperatorState, Send
   }
 
   @inlinable
-  mutating func stop() -> Teardown<Value, Failure> {
+  mutating func releaseUpstreams() -> Teardown<Value, Failure> {
     var teardown = cancelQueued()
     teardown.dispose(source)
     source = nil
     sourceEnded = true
-    teardown.observer = outbox.close()
     return teardown
   }
 

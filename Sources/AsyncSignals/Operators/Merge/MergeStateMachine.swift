@@ -56,9 +56,6 @@ struct MergeStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendab
     outbox = Outbox(observer)
   }
 
-  @usableFromInline
-  var isFinished: Bool { outbox.isClosed }
-
   @inlinable
   mutating func attachedOuter(_ disposable: any Disposable) -> Teardown<Value, Failure> {
     guard isFinished || outerEnded else {
@@ -118,21 +115,6 @@ struct MergeStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendab
   mutating func completeIfDone() -> Teardown<Value, Failure> {
     guard outerEnded, inners.isEmpty, waiting.isEmpty else { return Teardown() }
     return finish(.completed)
-  }
-
-  /// Queues the terminal event and tears everything down.
-  @inlinable
-  mutating func finish(_ event: Event<Value, Failure>) -> Teardown<Value, Failure> {
-    guard !isFinished else { return Teardown() }
-    outbox.send(event)
-    return releaseUpstreams()
-  }
-
-  @inlinable
-  mutating func stop() -> Teardown<Value, Failure> {
-    var teardown = releaseUpstreams()
-    teardown.observer = outbox.close()
-    return teardown
   }
 
   @inlinable

@@ -22,9 +22,6 @@ struct SampleStateMachine<Value: Sendable, Failure: Error>: OperatorState, Senda
     outbox = Outbox(observer)
   }
 
-  @usableFromInline
-  var isFinished: Bool { outbox.isClosed }
-
   @inlinable
   mutating func attachedSource(_ disposable: any Disposable) -> Teardown<Value, Failure> {
     attached(disposable, as: \.source)
@@ -58,21 +55,6 @@ struct SampleStateMachine<Value: Sendable, Failure: Error>: OperatorState, Senda
   mutating func receivedSample() {
     guard let latest else { return }
     outbox.send(.next(latest))
-  }
-
-  /// Queues the terminal event (from either side) and tears everything down.
-  @inlinable
-  mutating func finish(_ event: Event<Value, Failure>) -> Teardown<Value, Failure> {
-    guard !isFinished else { return Teardown() }
-    outbox.send(event)
-    return releaseUpstreams()
-  }
-
-  @inlinable
-  mutating func stop() -> Teardown<Value, Failure> {
-    var teardown = releaseUpstreams()
-    teardown.observer = outbox.close()
-    return teardown
   }
 
   @inlinable

@@ -24,9 +24,6 @@ struct SwitchToLatestStateMachine<Value: Sendable, Failure: Error>: OperatorStat
     outbox = Outbox(observer)
   }
 
-  @usableFromInline
-  var isFinished: Bool { outbox.isClosed }
-
   @inlinable
   mutating func attachedOuter(_ disposable: any Disposable) -> Teardown<Value, Failure> {
     guard isFinished || outerEnded else {
@@ -81,21 +78,6 @@ struct SwitchToLatestStateMachine<Value: Sendable, Failure: Error>: OperatorStat
     outerEnded = true
     outer = nil
     return latest.isEmpty ? finish(.completed) : Teardown()
-  }
-
-  /// Queues the terminal event and tears everything down.
-  @inlinable
-  mutating func finish(_ event: Event<Value, Failure>) -> Teardown<Value, Failure> {
-    guard !isFinished else { return Teardown() }
-    outbox.send(event)
-    return releaseUpstreams()
-  }
-
-  @inlinable
-  mutating func stop() -> Teardown<Value, Failure> {
-    var teardown = releaseUpstreams()
-    teardown.observer = outbox.close()
-    return teardown
   }
 
   @inlinable

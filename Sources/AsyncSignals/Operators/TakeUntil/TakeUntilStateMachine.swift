@@ -34,9 +34,6 @@ struct TakeUntilStateMachine<Value: Sendable, Failure: Error>: OperatorState, Se
     outbox = Outbox(observer)
   }
 
-  @usableFromInline
-  var isFinished: Bool { outbox.isClosed }
-
   @inlinable
   mutating func attachedTrigger(_ disposable: any Disposable) -> Teardown<Value, Failure> {
     guard isFinished else {
@@ -107,21 +104,6 @@ struct TakeUntilStateMachine<Value: Sendable, Failure: Error>: OperatorState, Se
       source = nil
     }
     outbox.send(event)
-    return teardown
-  }
-
-  /// Queues the terminal event and tears everything down.
-  @inlinable
-  mutating func finish(_ event: Event<Value, Failure>) -> Teardown<Value, Failure> {
-    guard !isFinished else { return Teardown() }
-    outbox.send(event)
-    return releaseUpstreams()
-  }
-
-  @inlinable
-  mutating func stop() -> Teardown<Value, Failure> {
-    var teardown = releaseUpstreams()
-    teardown.observer = outbox.close()
     return teardown
   }
 

@@ -103,12 +103,11 @@ struct ThrottleStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sen
   }
 
   @inlinable
-  mutating func stop() -> Teardown<Value, Failure> {
+  mutating func releaseUpstreams() -> Teardown<Value, Failure> {
     var teardown = dropPending()
     teardown.dispose(source)
     source = nil
     sourceEnded = true
-    teardown.observer = outbox.close()
     return teardown
   }
 

@@ -72,14 +72,13 @@ struct TimeoutStateMachine<Value: Sendable, Failure: Error>: OperatorState, Send
   }
 
   @inlinable
-  mutating func stop() -> Teardown<Value, Failure> {
+  mutating func releaseUpstreams() -> Teardown<Value, Failure> {
     var teardown = Teardown<Value, Failure>()
     teardown.dispose(source)
     teardown.dispose(timer)
     source = nil
     timer = nil
     sourceEnded = true
-    teardown.observer = outbox.close()
     return teardown
   }
 }

@@ -30,9 +30,6 @@ struct ZipStateMachine<Buffers: InputBuffers, Failure: Error>: CombiningStateMac
     inputs = InputSubscriptions(count: inputCount)
   }
 
-  @usableFromInline
-  var isFinished: Bool { outbox.isClosed }
-
   @inlinable
   mutating func receivedValue(at index: Int, _ store: (inout Buffers) -> Void) -> Teardown<Output, Failure> {
     guard !isFinished else { return Teardown() }
@@ -68,20 +65,6 @@ struct ZipStateMachine<Buffers: InputBuffers, Failure: Error>: CombiningStateMac
       return finish(.completed)
     }
     return Teardown()
-  }
-
-  @inlinable
-  mutating func finish(_ event: Event<Output, Failure>) -> Teardown<Output, Failure> {
-    guard !isFinished else { return Teardown() }
-    outbox.send(event)
-    return releaseUpstreams()
-  }
-
-  @inlinable
-  mutating func stop() -> Teardown<Output, Failure> {
-    var teardown = releaseUpstreams()
-    teardown.observer = outbox.close()
-    return teardown
   }
 
   @inlinable
