@@ -135,6 +135,30 @@ extension OperatorState {
   }
 }
 
+/// The state of an operator with one source subscription (bind, throttle, delay, buffer, timeout, take(until:)).
+@usableFromInline
+protocol SourceOperatorState: OperatorState {
+  /// The source subscription, once `attach` has returned and while it is live.
+  var source: (any Disposable)? { get set }
+  /// Whether the source has terminated (or the operator no longer wants it).
+  var sourceEnded: Bool { get set }
+}
+
+extension SourceOperatorState {
+  /// Keeps the source subscription that `attach` returned, unless the source or the operator has already
+  /// ended — then it is handed back to be disposed.
+  @inlinable
+  mutating func attachedSource(_ disposable: any Disposable) -> Teardown<Output, Failure> {
+    var teardown = Teardown<Output, Failure>()
+    if outbox.isClosed || sourceEnded {
+      teardown.dispose(disposable)
+    } else {
+      source = disposable
+    }
+    return teardown
+  }
+}
+
 extension LockedState where State: OperatorState {
   /// Applies `input` under the lock, performs the teardown it returns, then delivers what is queued unless
   /// another thread is already delivering.

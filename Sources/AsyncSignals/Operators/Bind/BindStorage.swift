@@ -1,6 +1,6 @@
 /// The state of one `bind` subscription. Pure: no locks, no callouts.
 @usableFromInline
-struct BindState<Output: Sendable, Failure: Error>: OperatorState, Sendable {
+struct BindState<Output: Sendable, Failure: Error>: SourceOperatorState, Sendable {
   @usableFromInline
   var outbox: Outbox<Output, Failure>
   @usableFromInline
@@ -21,17 +21,6 @@ struct BindState<Output: Sendable, Failure: Error>: OperatorState, Sendable {
     guard !outbox.isClosed else { return false }
     inners.insert(inner)
     return true
-  }
-
-  @inlinable
-  mutating func attachedSource(_ disposable: any Disposable) -> Teardown<Output, Failure> {
-    guard outbox.isClosed || sourceEnded else {
-      source = disposable
-      return Teardown()
-    }
-    var teardown = Teardown<Output, Failure>()
-    teardown.dispose(disposable)
-    return teardown
   }
 
   @inlinable

@@ -4,7 +4,7 @@
 /// generation of the buffer it was started for, so a timer that fires after its buffer was already flushed
 /// (by completion, racing with it) sends nothing.
 @usableFromInline
-struct BufferStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendable {
+struct BufferStateMachine<Value: Sendable, Failure: Error>: SourceOperatorState, Sendable {
   @usableFromInline
   var outbox: Outbox<[Value], Failure>
   @usableFromInline
@@ -75,17 +75,6 @@ struct BufferStateMachine<Value: Sendable, Failure: Error>: OperatorState, Senda
     let teardown = endSource()
     values = []
     outbox.send(.error(error))
-    return teardown
-  }
-
-  @inlinable
-  mutating func attachedSource(_ disposable: any Disposable) -> Teardown<[Value], Failure> {
-    guard outbox.isClosed || sourceEnded else {
-      source = disposable
-      return Teardown()
-    }
-    var teardown = Teardown<[Value], Failure>()
-    teardown.dispose(disposable)
     return teardown
   }
 

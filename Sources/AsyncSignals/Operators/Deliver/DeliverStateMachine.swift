@@ -5,7 +5,7 @@
 /// still queued up to `n` (each was due no later than `n`), and the blocks of the events it delivered early
 /// are cancelled. On one serial scheduler the blocks run in order anyway, so each delivers its own event.
 @usableFromInline
-struct DeliverStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendable {
+struct DeliverStateMachine<Value: Sendable, Failure: Error>: SourceOperatorState, Sendable {
   @usableFromInline
   struct Queued: Sendable {
     @usableFromInline
@@ -108,17 +108,6 @@ struct DeliverStateMachine<Value: Sendable, Failure: Error>: OperatorState, Send
     source = nil
     let teardown = cancelQueued()
     outbox.send(.error(error))
-    return teardown
-  }
-
-  @inlinable
-  mutating func attachedSource(_ disposable: any Disposable) -> Teardown<Value, Failure> {
-    guard outbox.isClosed || sourceEnded else {
-      source = disposable
-      return Teardown()
-    }
-    var teardown = Teardown<Value, Failure>()
-    teardown.dispose(disposable)
     return teardown
   }
 

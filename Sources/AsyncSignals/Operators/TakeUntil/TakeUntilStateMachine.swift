@@ -4,7 +4,7 @@
 /// `take(until:)` then completes (`Mode.complete`); `take(untilReplacement:)` disposes the source and forwards
 /// the replacement from then on (`Mode.replace`), and never lets the source's completion through.
 @usableFromInline
-struct TakeUntilStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendable {
+struct TakeUntilStateMachine<Value: Sendable, Failure: Error>: SourceOperatorState, Sendable {
   @usableFromInline
   typealias Output = Value
 
@@ -38,17 +38,6 @@ struct TakeUntilStateMachine<Value: Sendable, Failure: Error>: OperatorState, Se
   mutating func attachedTrigger(_ disposable: any Disposable) -> Teardown<Value, Failure> {
     guard isFinished else {
       trigger = disposable
-      return Teardown()
-    }
-    var teardown = Teardown<Value, Failure>()
-    teardown.dispose(disposable)
-    return teardown
-  }
-
-  @inlinable
-  mutating func attachedSource(_ disposable: any Disposable) -> Teardown<Value, Failure> {
-    guard isFinished || sourceEnded else {
-      source = disposable
       return Teardown()
     }
     var teardown = Teardown<Value, Failure>()

@@ -5,7 +5,7 @@
 /// generation of the value it was started for, so a timer that fires after its value was replaced (the
 /// cancellation raced with it) sends nothing.
 @usableFromInline
-struct ThrottleStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendable {
+struct ThrottleStateMachine<Value: Sendable, Failure: Error>: SourceOperatorState, Sendable {
   @usableFromInline
   var outbox: Outbox<Value, Failure>
   @usableFromInline
@@ -88,17 +88,6 @@ struct ThrottleStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sen
     source = nil
     let teardown = dropPending()
     outbox.send(.error(error))
-    return teardown
-  }
-
-  @inlinable
-  mutating func attachedSource(_ disposable: any Disposable) -> Teardown<Value, Failure> {
-    guard outbox.isClosed || sourceEnded else {
-      source = disposable
-      return Teardown()
-    }
-    var teardown = Teardown<Value, Failure>()
-    teardown.dispose(disposable)
     return teardown
   }
 

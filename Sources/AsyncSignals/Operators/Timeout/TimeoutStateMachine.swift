@@ -1,6 +1,6 @@
 /// What `timeout` must do for each input. Pure: no locks, no callouts.
 @usableFromInline
-struct TimeoutStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendable {
+struct TimeoutStateMachine<Value: Sendable, Failure: Error>: SourceOperatorState, Sendable {
   @usableFromInline
   var outbox: Outbox<Value, Failure>
   @usableFromInline
@@ -57,17 +57,6 @@ struct TimeoutStateMachine<Value: Sendable, Failure: Error>: OperatorState, Send
     source = nil
     sourceEnded = true
     outbox.send(.error(error))
-    return teardown
-  }
-
-  @inlinable
-  mutating func attachedSource(_ disposable: any Disposable) -> Teardown<Value, Failure> {
-    guard outbox.isClosed || sourceEnded else {
-      source = disposable
-      return Teardown()
-    }
-    var teardown = Teardown<Value, Failure>()
-    teardown.dispose(disposable)
     return teardown
   }
 
