@@ -13,7 +13,7 @@ import Musl
 // - The STATE lock (`state`, a `LockedState`) guards the decisions: the replay buffer, the terminal event, the
 //   list of subscribers and the subscriptions the subject made as a subscriber. It is held only to decide, never
 //   while calling out (STYLE.md).
-// - The DELIVERY lock (`delivery`, a recursive mutex) is the one lock held while subscriber callbacks run. It is
+// - The DELIVERY lock (the recursive mutex in `turn`) is the one lock held while subscriber callbacks run. It is
 //   what makes live order equal replay order: recording a value in the buffer and delivering it to the current
 //   subscribers happen in one turn of the delivery lock, and so does a subscriber's replay, so no value can be
 //   recorded between a subscriber's replay and its first live value, and every subscriber receives the values
@@ -101,23 +101,37 @@ struct SubjectState<Value: Sendable, Failure: Error>: Sendable {
   }
 }
 
+/// A subject's turn: the recursive delivery lock and what only its holder touches, at one stable address.
+///
+/// Kept behind a pointer rather than in class properties: the subject's delivery code is `@inlinable`, and in
+/// the caller's module Swift cannot prove accesses to a class's `var`s exclusive, so it would check each one at
+/// run time (a third of a send's cost, measured).
+@usableFromInline
+struct SubjectTurn<Value, Failure: Error> {
+  /// Held for a whole turn of delivery or replay. Recursive.
+  @usableFromInline var lock = pthread_mutex_t()
+  /// Whether a turn is in progress (on the thread holding `lock`, since only it can read this).
+  @usableFromInline var isDelivering = false
+  /// Events sent from inside a turn, delivered when the event in progress has reached every subscriber.
+  @usableFromInline var pending = Ring<Event<Value, Failure>>()
+  /// Upstream subscriptions to dispose once the turn is over and `lock` is released.
+  @usableFromInline var teardown: DisposableBag.Children?
+
+  @usableFromInline
+  init() {}
+}
+
 /// Owns a subject's locks and performs every effect. See the comment at the top of this file.
 ///
 /// `@inlinable` throughout, so that a subject used with concrete types (`subject.sendNext(1)`) runs specialised
 /// code in the caller's module.
 @usableFromInline
 final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @unchecked Sendable {
-  // guarded by: `state` (its own lock) for the decisions; the recursive `delivery` mutex for `isDelivering`,
-  // `pending` and `teardown`. `delivery`, `schedulesReplay` and `capacity` are `let`s.
+  // guarded by: `state` (its own lock) for the decisions; the recursive lock inside `turn` for the rest of `turn`.
+  // All stored properties are `let`s.
   @usableFromInline let state: LockedState<SubjectState<Value, Failure>>
-  /// Held for a whole turn of delivery or replay. Recursive; at a stable address.
-  @usableFromInline let delivery: UnsafeMutablePointer<pthread_mutex_t>
-  /// Whether a turn is in progress (on the thread holding `delivery`, since only it can read this).
-  @usableFromInline var isDelivering = false
-  /// Events sent from inside a turn, delivered when the event in progress has reached every subscriber.
-  @usableFromInline var pending = Ring<Event<Value, Failure>>()
-  /// Upstream subscriptions to dispose once the turn is over and `delivery` is released.
-  @usableFromInline var teardown: DisposableBag.Children?
+  /// The delivery lock and its bookkeeping; see `SubjectTurn`.
+  @usableFromInline let turn: UnsafeMutablePointer<SubjectTurn<Value, Failure>>
   /// Whether subscribers attach on the subscription scheduler, as RAC's replaying subjects do.
   @usableFromInline let schedulesReplay: Bool
   /// The number of values kept for replay (0: none).
@@ -132,15 +146,15 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
     state = LockedState(initial)
     self.schedulesReplay = schedulesReplay
     self.capacity = capacity
-    delivery = .allocate(capacity: 1)
-    delivery.initialize(to: pthread_mutex_t())
-    RecursiveLockPrimitive.setUp(delivery)
+    turn = .allocate(capacity: 1)
+    turn.initialize(to: SubjectTurn())
+    RecursiveLockPrimitive.setUp(&turn.pointee.lock)
   }
 
   deinit {
-    RecursiveLockPrimitive.tearDown(delivery)
-    delivery.deinitialize(count: 1)
-    delivery.deallocate()
+    RecursiveLockPrimitive.tearDown(&turn.pointee.lock)
+    turn.deinitialize(count: 1)
+    turn.deallocate()
   }
 
   @usableFromInline
@@ -176,7 +190,7 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
       if let terminal = state.withLock({ $0.attached(sink) }).terminal { sink.send(terminal) }
       return
     }
-    turn {
+    inTurn {
       let replay = state.withLock { $0.attached(sink) }
       for value in replay.values { sink.sendNext(value) }
       if let terminal = replay.terminal { sink.send(terminal) }
@@ -193,13 +207,13 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
   /// Records and delivers `event`, or queues it behind the event in progress when called from a callback.
   @inlinable
   func send(_ event: Event<Value, Failure>) {
-    RecursiveLockPrimitive.lock(delivery)
-    if isDelivering {
-      pending.append(event)
-      RecursiveLockPrimitive.unlock(delivery)
+    RecursiveLockPrimitive.lock(&turn.pointee.lock)
+    if turn.pointee.isDelivering {
+      turn.pointee.pending.append(event)
+      RecursiveLockPrimitive.unlock(&turn.pointee.lock)
       return
     }
-    isDelivering = true
+    turn.pointee.isDelivering = true
     process(event)
     finishTurn()
   }
@@ -215,26 +229,26 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
   /// Runs `body` as a turn of delivery, then the events it queued. Nested turns (a callback subscribing) run
   /// their body at once and leave the queue to the outer turn.
   @usableFromInline
-  func turn(_ body: () -> Void) {
-    RecursiveLockPrimitive.lock(delivery)
-    if isDelivering {
+  func inTurn(_ body: () -> Void) {
+    RecursiveLockPrimitive.lock(&turn.pointee.lock)
+    if turn.pointee.isDelivering {
       body()
-      RecursiveLockPrimitive.unlock(delivery)
+      RecursiveLockPrimitive.unlock(&turn.pointee.lock)
       return
     }
-    isDelivering = true
+    turn.pointee.isDelivering = true
     body()
     finishTurn()
   }
 
-  /// Delivers the events queued during the turn, ends it and releases `delivery`.
+  /// Delivers the events queued during the turn, ends it and releases the turn lock.
   @inlinable
   func finishTurn() {
-    while let event = pending.popFirst() { process(event) }
-    isDelivering = false
-    let upstream = teardown
-    teardown = nil
-    RecursiveLockPrimitive.unlock(delivery)
+    while let event = turn.pointee.pending.popFirst() { process(event) }
+    turn.pointee.isDelivering = false
+    let upstream = turn.pointee.teardown
+    turn.pointee.teardown = nil
+    RecursiveLockPrimitive.unlock(&turn.pointee.lock)
     upstream?.disposeAll()
   }
 
@@ -249,13 +263,13 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
       }
     case .error(let error):
       guard let (sinks, upstream) = state.withLock({ $0.receivedTerminal(event) }) else { return }
-      teardown = upstream
+      turn.pointee.teardown = upstream
       withUnsafePointer(to: error) { payload in
         for case let sink? in sinks { sink.deliver(.error, UnsafeRawPointer(payload)) }
       }
     case .completed:
       guard let (sinks, upstream) = state.withLock({ $0.receivedTerminal(event) }) else { return }
-      teardown = upstream
+      turn.pointee.teardown = upstream
       for case let sink? in sinks { sink.deliver(.completed, nil) }
     }
   }

@@ -17,7 +17,7 @@ extension Signal {
   @inlinable
   public func combineLatest<Other: Sendable>(with other: Signal<Other, Failure>) -> Signal<(Value, Other), Failure> {
     AnonymousSignal { observer in
-      CombiningStorage<CombineLatestStateMachine<PackBuffers<Value, Other>, Failure>>.attach(
+      CombiningStorage<CombineLatestStateMachine<PairBuffers<Value, Other>, Failure>>.attach(
         self, other, observer: observer)
     }
   }

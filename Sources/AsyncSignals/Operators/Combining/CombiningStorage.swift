@@ -131,6 +131,20 @@ final class CombiningStorage<Machine: CombiningStateMachine>: Disposable {
     return storage
   }
 
+  /// Subscribes the operator `Machine` to two inputs, in order, stopping early if it ends meanwhile: the
+  /// specialisable form of the pack-based `attach` for the pairwise operators.
+  @inlinable
+  static func attach<First, Second>(
+    _ first: Signal<First, Machine.Failure>, _ second: Signal<Second, Machine.Failure>,
+    observer: Observer<(First, Second), Machine.Failure>
+  ) -> any Disposable where Machine.Buffers == PairBuffers<First, Second> {
+    let storage = CombiningStorage(Machine(buffers: PairBuffers(), inputCount: 2, observer: observer))
+    if storage.attachInput(at: 0, first, store: { $0.left.append($1) }) {
+      _ = storage.attachInput(at: 1, second, store: { $0.right.append($1) })
+    }
+    return storage
+  }
+
   /// Subscribes the operator `Machine` to a collection of inputs of one type, in order, stopping early if it
   /// ends meanwhile.
   @inlinable

@@ -87,6 +87,46 @@ struct PackBuffers<each Element: Sendable>: InputBuffers {
   }
 }
 
+/// The buffers of exactly two inputs: what `zip(with:)` and `combineLatest(with:)` use. Parameter packs are
+/// expanded by a loop over type metadata at run time, which the optimiser does not unroll, so every value of
+/// a pack-based operator goes through unspecialised code; two plain generic parameters specialise fully in the
+/// caller's module.
+@usableFromInline
+struct PairBuffers<First: Sendable, Second: Sendable>: InputBuffers {
+  @usableFromInline var left = Ring<First>()
+  @usableFromInline var right = Ring<Second>()
+
+  @inlinable
+  init() {}
+
+  @inlinable
+  mutating func popFirst() -> (First, Second) {
+    guard let first = left.popFirst(), let second = right.popFirst() else {
+      preconditionFailure("PairBuffers: popFirst() on an empty buffer")
+    }
+    return (first, second)
+  }
+
+  @inlinable
+  func first() -> (First, Second) {
+    guard let first = left.first, let second = right.first else {
+      preconditionFailure("PairBuffers: first() on an empty buffer")
+    }
+    return (first, second)
+  }
+
+  @inlinable
+  mutating func removeFirst(at index: Int) {
+    if index == 0 { _ = left.popFirst() } else { _ = right.popFirst() }
+  }
+
+  @inlinable
+  mutating func removeAll() {
+    left.removeAll()
+    right.removeAll()
+  }
+}
+
 /// The buffers of a collection of inputs of one type: `Signal.zip(_:)` and `Signal.combineLatest(_:)` over a
 /// collection.
 @usableFromInline
