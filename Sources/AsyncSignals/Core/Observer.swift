@@ -79,6 +79,20 @@ struct Observer<Value, Failure: Error>: Sendable {
     })
   }
 
+  /// An observer that shows each value to `passes` and, if it returns `true`, hands the event to `downstream`
+  /// untouched, payload pointer and all; terminal events always pass: the shape of `filter`, `doNext`, `skip`.
+  @inlinable
+  static func passing(
+    to downstream: Observer<Value, Failure>, where passes: @escaping @Sendable (Value) -> Bool
+  ) -> Observer {
+    Observer(raw: { kind, payload in
+      if kind == .next, !passes(payload.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee) {
+        return .proceed
+      }
+      return downstream.raw(kind, payload)
+    })
+  }
+
   /// Delivers a value without building an `Event`: cheap even in unspecialised code.
   @inlinable
   func sendNext(_ value: Value) -> Flow {
@@ -112,14 +126,31 @@ struct Observer<Value, Failure: Error>: Sendable {
 ///
 /// Observers are called one at a time (contract 1 above), ordered by the lock of whatever delivers to them,
 /// so stateful single-input operators (`take`, `scan`, `bind`'s step) keep their state in this box instead of
-/// paying for a second lock per event.
+/// paying for a second lock per event. The value lives behind a pointer, not in a class property: the operators
+/// using it are `@inlinable`, and in the caller's module Swift would check every access to a class's `var` for
+/// exclusivity at run time.
 @usableFromInline
 final class ObserverState<State>: @unchecked Sendable {
-  // guarded by: the delivery lock that serialises calls to the observer owning this box (contract 1).
-  @usableFromInline var value: State
+  // guarded by: the delivery lock that serialises calls to the observer owning this box (contract 1); `storage`
+  // itself is a `let`.
+  @usableFromInline let storage: UnsafeMutablePointer<State>
 
   @inlinable
   init(_ value: State) {
-    self.value = value
+    storage = .allocate(capacity: 1)
+    storage.initialize(to: value)
+  }
+
+  @inlinable
+  deinit {
+    storage.deinitialize(count: 1)
+    storage.deallocate()
+  }
+
+  /// The state. Modified in place (an array appended to is not copied).
+  @inlinable
+  var value: State {
+    get { storage.pointee }
+    _modify { yield &storage.pointee }
   }
 }

@@ -19,13 +19,7 @@ extension Signal where Value == Bool {
   @inlinable
   public func not() -> Signal<Bool, Failure> {
     AnonymousSignal(nameSource: derivedName("not()")) { observer in
-      self.attach { event in
-        switch event {
-        case .next(let value): return observer(.next(!value))
-        case .error(let error): return observer(.error(error))
-        case .completed: return observer(.completed)
-        }
-      }
+      self.attach(.forwardingTerminal(to: observer) { value in observer.sendNext(!value) })
     }
   }
 }

@@ -155,10 +155,7 @@ extension Signal {
   @inlinable
   public func ignoreValues() -> Signal<Value, Failure> {
     AnonymousSignal(nameSource: derivedName("ignoreValues()")) { observer in
-      self.attach { event in
-        if case .next = event { return .proceed }
-        return observer(event)
-      }
+      self.attach(.passing(to: observer) { _ in false })
     }
   }
 

@@ -23,13 +23,7 @@ extension Signal {
   @inlinable
   public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value, Failure> {
     AnonymousSignal(nameSource: derivedName("filter")) { observer in
-      self.attach(
-        Observer(raw: { kind, payload in
-          if kind == .next, !isIncluded(payload.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee) {
-            return .proceed
-          }
-          return observer.raw(kind, payload)
-        }))
+      self.attach(.passing(to: observer, where: isIncluded))
     }
   }
 
@@ -88,13 +82,12 @@ extension Signal {
     guard count > 0 else { return self }
     return AnonymousSignal(nameSource: derivedName("skip(\(count))")) { observer in
       let remaining = ObserverState(count)
-      return self.attach { event in
-        if case .next = event, remaining.value > 0 {
+      return self.attach(
+        .passing(to: observer) { _ in
+          guard remaining.value > 0 else { return true }
           remaining.value -= 1
-          return .proceed
-        }
-        return observer(event)
-      }
+          return false
+        })
     }
   }
 
@@ -232,12 +225,12 @@ extension Signal {
     AnonymousSignal(nameSource: nameSource) { observer in
       // The last value sent.
       let previous = ObserverState<Value?>(nil)
-      return self.attach { event in
-        guard case .next(let value) = event else { return observer(event) }
-        if let last = previous.value, areEquivalent(last, value) { return .proceed }
-        previous.value = value
-        return observer(event)
-      }
+      return self.attach(
+        .passing(to: observer) { value in
+          if let last = previous.value, areEquivalent(last, value) { return false }
+          previous.value = value
+          return true
+        })
     }
   }
 }
@@ -258,10 +251,7 @@ extension Signal where Value: Equatable {
   @inlinable
   public func ignore(_ value: Value) -> Signal<Value, Failure> {
     AnonymousSignal(nameSource: derivedName("ignore(\(value))")) { observer in
-      self.attach { event in
-        if case .next(let received) = event, received == value { return .proceed }
-        return observer(event)
-      }
+      self.attach(.passing(to: observer) { received in received != value })
     }
   }
 

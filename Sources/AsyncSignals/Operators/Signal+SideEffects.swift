@@ -19,10 +19,11 @@ extension Signal {
   @inlinable
   public func doNext(_ action: @escaping @Sendable (Value) -> Void) -> Signal<Value, Failure> {
     AnonymousSignal(nameSource: derivedName("doNext")) { observer in
-      self.attach { event in
-        if case .next(let value) = event { action(value) }
-        return observer(event)
-      }
+      self.attach(
+        .passing(to: observer) { value in
+          action(value)
+          return true
+        })
     }
   }
 

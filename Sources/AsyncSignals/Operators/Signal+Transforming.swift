@@ -41,13 +41,7 @@ extension Signal {
   @inlinable
   public func replace<NewValue: Sendable>(with value: NewValue) -> Signal<NewValue, Failure> {
     AnonymousSignal(nameSource: derivedName("replace(with: \(value))")) { observer in
-      self.attach { event in
-        switch event {
-        case .next: return observer(.next(value))
-        case .error(let error): return observer(.error(error))
-        case .completed: return observer(.completed)
-        }
-      }
+      self.attach(.forwardingTerminal(to: observer) { _ in observer.sendNext(value) })
     }
   }
 
@@ -95,16 +89,12 @@ extension Signal {
   ) -> Signal<Result, Failure> {
     AnonymousSignal(nameSource: derivedName("scan")) { observer in
       let accumulator = ObserverState(initial)
-      return self.attach { event in
-        switch event {
-        case .next(let value):
+      return self.attach(
+        .forwardingTerminal(to: observer) { value in
           let result = nextPartialResult(accumulator.value, value)
           accumulator.value = result
-          return observer(.next(result))
-        case .error(let error): return observer(.error(error))
-        case .completed: return observer(.completed)
-        }
-      }
+          return observer.sendNext(result)
+        })
     }
   }
 
@@ -128,16 +118,12 @@ extension Signal {
   ) -> Signal<Result, Failure> {
     AnonymousSignal(nameSource: derivedName("scan(_:withIndex:)")) { observer in
       let state = ObserverState((accumulator: initial, index: 0))
-      return self.attach { event in
-        switch event {
-        case .next(let value):
+      return self.attach(
+        .forwardingTerminal(to: observer) { value in
           let result = nextPartialResult(state.value.accumulator, value, state.value.index)
           state.value = (result, state.value.index + 1)
-          return observer(.next(result))
-        case .error(let error): return observer(.error(error))
-        case .completed: return observer(.completed)
-        }
-      }
+          return observer.sendNext(result)
+        })
     }
   }
 
@@ -161,16 +147,12 @@ extension Signal {
   ) -> Signal<Result, Failure> {
     AnonymousSignal(nameSource: derivedName("combinePrevious")) { observer in
       let previous = ObserverState(initial)
-      return self.attach { event in
-        switch event {
-        case .next(let value):
+      return self.attach(
+        .forwardingTerminal(to: observer) { value in
           let last = previous.value
           previous.value = value
-          return observer(.next(combine(last, value)))
-        case .error(let error): return observer(.error(error))
-        case .completed: return observer(.completed)
-        }
-      }
+          return observer.sendNext(combine(last, value))
+        })
     }
   }
 }
