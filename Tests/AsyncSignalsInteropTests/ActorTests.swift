@@ -113,6 +113,22 @@ struct ActorTests {
     #expect(screen.lines.isEmpty)
   }
 
+  @Test("subscribeNext(onMainActor:) releases its closures when the subscription is disposed")
+  @MainActor
+  func mainActorRelease() {
+    weak var tracked: Tracked?
+    let subject = Subject<Int, Never>()
+    let subscription: any Disposable
+    do {
+      let object = Tracked()
+      tracked = object
+      subscription = subject.subscribeNext(onMainActor: { _ in withExtendedLifetime(object) {} })
+    }
+    #expect(tracked != nil)
+    subscription.dispose()
+    #expect(tracked == nil)
+  }
+
   @Test("an actor reads a signal with for await inside its own isolation")
   func actorConsumes() async {
     let accumulator = Accumulator()
