@@ -16,20 +16,21 @@ extension Command {
   ///   its own isolation says.
   /// - Termination: the returned value is the execution's one value, sent from the task's thread (use
   ///   `deliver(on:)`, `subscribeNext(onMainActor:)` or `await` to move it), then the execution completes. A
-  ///   thrown error ends the execution: the signal of `execute(_:)` fails with
-  ///   `CommandError.failed(_:)` carrying it, typed, and `errors` sends it. Either way
-  ///   `executing` then returns to `false` (and `enabled` to `true`) on the scheduler.
-  /// - Cancellation: the task is cancelled when the execution's subscription to the work is disposed. A command
-  ///   never disposes it before the work ends — each execution runs to its end, as in RAC — so disposing a
-  ///   subscription to `execute(_:)`'s signal, or cancelling a task awaiting it, stops only that
-  ///   subscriber or that wait, not the work. For a cancellable execution, use the signal-returning initialiser
-  ///   with `take(until:)`, which disposes the work's subscription and so cancels its task:
-  ///   `Command(…) { input in Signal.async { try await load(input) }.take(until: cancelButtonTaps) }` — the
+  ///   thrown error ends the execution: the signal of `execute(_:)` fails with `CommandError.failed(_:)`
+  ///   carrying it, typed, and `errors` sends it. Either way `executing` and `enabled` then change back on the
+  ///   scheduler, once no other execution is in flight.
+  /// - Cancellation: the task is cancelled when the execution's subscription to the work is disposed. A
+  ///   command never disposes it before the work ends — each execution runs to its end, as in RAC — so
+  ///   disposing a subscription to `execute(_:)`'s signal, or cancelling a task awaiting it, stops only that
+  ///   subscriber or that wait, not the work. For a cancellable execution, use the signal-returning
+  ///   initialiser with `take(until:)`, which disposes the work's subscription and so cancels its task:
+  ///   `Command(…) { input in Signal.async { await download(input) }.take(until: cancelTaps) }`; the
   ///   execution then completes without a value.
   ///
   /// ```swift
-  /// let login = Command<Credentials, Session, LoginError>(enabled: formIsValid) { credentials in
-  ///   try await api.logIn(credentials)  // `api.logIn` throws(LoginError); runs off the main actor
+  /// let login = Command<Credentials, Session, LoginError>(enabled: formIsValid) {
+  ///   credentials async throws(LoginError) -> Session in
+  ///   try await api.logIn(credentials)  // runs in a task of its own, off the main actor
   /// }
   /// login.executing.subscribeNext(onMainActor: { spinner.isAnimating = $0 })
   /// login.errors.subscribeNext(onMainActor: { alert.show($0) })
@@ -40,7 +41,7 @@ extension Command {
   /// } catch .notEnabled {
   ///   // already logging in, or the form is invalid
   /// } catch {
-  ///   // .failed(let failure): also sent on `login.errors`
+  ///   print(error.failure)  // `.failed(let failure)`: also sent on `login.errors`
   /// }
   /// ```
   ///

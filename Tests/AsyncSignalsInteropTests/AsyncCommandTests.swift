@@ -38,7 +38,7 @@ final class CommandRecorder<Output: Sendable, Failure: Error>: Sendable {
 @Suite("Commands with async work")
 @MainActor
 struct AsyncCommandTests {
-  @Test("executing and enabled change around an async execution; its result reaches execute's signal and executionSignals")
+  @Test("executing and enabled change around an async execution; its value reaches execute(_:) and executionSignals")
   func executingAndEnabled() async throws {
     let scheduler = TestScheduler()
     let work = HeldWork()
