@@ -19,11 +19,12 @@ extension Command {
   ///   thrown error ends the execution: the signal of `execute(_:)` fails with `CommandError.failed(_:)`
   ///   carrying it, typed, and `errors` sends it. Either way `executing` and `enabled` then change back on the
   ///   scheduler, once no other execution is in flight.
-  /// - Cancellation: the task is cancelled when the execution's subscription to the work is disposed. A
-  ///   command never disposes it before the work ends — each execution runs to its end, as in RAC — so
-  ///   disposing a subscription to `execute(_:)`'s signal, or cancelling a task awaiting it, stops only that
-  ///   subscriber or that wait, not the work. For a cancellable execution, use the signal-returning
-  ///   initialiser with `take(until:)`, which disposes the work's subscription and so cancels its task:
+  /// - Cancellation: the work's task would be cancelled if the execution's subscription to it were disposed,
+  ///   but a command never disposes that subscription before the work ends — each execution runs to its end,
+  ///   as in RAC. Disposing a subscription to `execute(_:)`'s signal, or cancelling a task awaiting it, stops
+  ///   only that subscriber or that wait; the work runs on, uncancelled, and `executing` stays `true` until it
+  ///   returns. For a cancellable execution, use the signal-returning initialiser with `take(until:)`, which
+  ///   disposes the work's subscription and so cancels its task:
   ///   `Command(…) { input in Signal.async { await download(input) }.take(until: cancelTaps) }`; the
   ///   execution then completes without a value.
   ///
@@ -55,7 +56,7 @@ extension Command {
   ///   - allowsConcurrentExecution: Whether executions may overlap. Defaults to `false`.
   ///   - scheduler: Where the state signals deliver and where each execution starts its task. Defaults to the
   ///     main queue's scheduler.
-  ///   - execute: The work of one execution; it should honour task cancellation.
+  ///   - execute: The work of one execution, called once with its input.
   /// - Note: ReactiveCocoa 2.5 `-initWithEnabled:signalBlock:` with a signal block that wraps asynchronous work
   ///   (`+startLazilyWithScheduler:block:`, or `+createSignal:` around a callback API). RAC, like its peers,
   ///   had no async functions; its executions also ran to their end whoever unsubscribed.
