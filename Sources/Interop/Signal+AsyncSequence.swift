@@ -20,6 +20,22 @@ extension Signal {
   /// }
   /// ```
   ///
+  /// Hot sources need no API of their own. A multicast connection's `signal` (RAC's `RACMulticastConnection`)
+  /// is a subject: loops over `connection.signal.values` each have their own subscription and buffer, and
+  /// share the one subscription that `connect()` makes to the source. With `autoconnect()`, the first loop
+  /// to start connects and the last loop to end — by completion, `break`, or cancellation — disposes the
+  /// connection, for good (RAC's reference count). `replay()` and `replayLast()` give late loops what they
+  /// missed:
+  ///
+  /// ```swift
+  /// let fixes = gps.fixes.publish().autoconnect()
+  /// Task { for await fix in fixes.values { await map.center(on: fix) } }  // the first loop connects
+  /// Task { for await fix in fixes.values { await log.record(fix) } }      // the second shares it
+  ///
+  /// let settings = loadSettings().replayLast()  // subscribed once, now
+  /// for await current in settings.values { apply(current) }  // the latest settings first, then each change
+  /// ```
+  ///
   /// The subscription is made in the isolation of the loop (`for await` passes it to
   /// ``SignalSequence/Iterator/next(isolation:)``): on the main actor a signal's subscribe body runs at once,
   /// elsewhere on the background subscription scheduler, as for any subscription (guarantee 5). An actor
@@ -34,8 +50,25 @@ extension Signal {
   /// }
   /// ```
   ///
+  /// An actor whose executor is a `QueueScheduler` can instead take each value synchronously on its own queue,
+  /// without a task: `deliver(on:)` that scheduler, then `assumeIsolated`, which the runtime confirms there:
+  ///
+  /// ```swift
+  /// actor Store {
+  ///   nonisolated let scheduler = QueueScheduler(name: "store")
+  ///   nonisolated var unownedExecutor: UnownedSerialExecutor { scheduler.asUnownedSerialExecutor() }
+  ///   var items: [Item] = []
+  ///
+  ///   nonisolated func follow(_ updates: Signal<Item, Never>) -> any Disposable {
+  ///     updates.deliver(on: scheduler).subscribeNext { item in
+  ///       self.assumeIsolated { $0.items.append(item) }  // on the store's queue: its own isolation
+  ///     }
+  ///   }
+  /// }
+  /// ```
+  ///
   /// - Note: Replaces subscribing with closures and keeping the disposable. ReactiveCocoa 2.5 had no pull
-  ///   side; RAC's blocking `-toArray` / `-first` are ``first(isolation:)``, ``collect(isolation:)`` here.
+  ///   side; RAC's blocking `-toArray` / `-first` are ``first(isolation:)`` and ``toArray(isolation:)`` here.
   public var values: SignalSequence<Value, Failure> {
     SignalSequence(signal: self, bufferingPolicy: .unbounded, onDrop: nil)
   }

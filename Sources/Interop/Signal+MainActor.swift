@@ -1,19 +1,20 @@
 import AsyncSignals
 
 // Main-actor delivery the compiler checks: the callbacks are `@MainActor` closures, so they may touch
-// main-actor state (views, view models) without `MainActor.assumeIsolated` or a `Task` in user code. Every
-// event hops to the main queue through `QueueScheduler.main` (the main actor's executor), in order, and
-// always asynchronously, even when sent on the main queue, as RAC's `-deliverOn:` does. Disposing the
-// subscription on the main actor stops delivery at once: events already scheduled but not yet delivered are
-// discarded.
+// main-actor state (views, view models) without `MainActor.assumeIsolated` or a `Task` in user code. The
+// events travel through the core's `deliver(on: QueueScheduler.main)` (the main queue is the main actor's
+// executor): in order, and always asynchronously, even when sent on the main queue, as RAC's `-deliverOn:`
+// does. Disposing the subscription on the main actor stops delivery at once: events already scheduled but not
+// yet delivered are discarded. (Not `deliverOnMainThread()`: its synchronous fast path would call the closures
+// before `subscribeNext` or `sendNext` returns on the main actor, a change of this API's contract.)
 
 extension Signal {
   /// Subscribes with `@MainActor` closures for values, the failure and completion.
   ///
-  /// Each event is delivered on the main actor, asynchronously, in the order sent; the closures run one at a
-  /// time and are released after the terminal event has been delivered or once the subscription is disposed
-  /// and the main queue has run what was already scheduled. Disposing from the main actor means no closure
-  /// is called afterwards.
+  /// Each event is delivered on the main actor, asynchronously (even when sent there), in the order sent; the
+  /// closures run one at a time and are released once the terminal event has been delivered or the
+  /// subscription is disposed. Disposing from the main actor means no closure is called afterwards: events
+  /// already on their way are discarded.
   ///
   /// ```swift
   /// @MainActor final class ProfileScreen {
@@ -41,31 +42,11 @@ extension Signal {
     error: @escaping @MainActor (Failure) -> Void,
     completed: @escaping @MainActor () -> Void
   ) -> any Disposable {
-    let subscription = CompoundDisposable()
-    let main = QueueScheduler.main
-    /// Runs `deliver` on the main actor unless the subscription has been disposed by then.
-    @Sendable func hop(_ deliver: @escaping @MainActor () -> Void) {
-      main.schedule {
-        guard !subscription.isDisposed else { return }
-        MainActor.assumeIsolated { deliver() }
-      }
-    }
-    subscription.add(
-      subscribeNext(
-        { value in hop { next(value) } },
-        error: { failure in
-          hop {
-            subscription.dispose()
-            error(failure)
-          }
-        },
-        completed: {
-          hop {
-            subscription.dispose()
-            completed()
-          }
-        }))
-    return subscription
+    // On the main queue, which is the main actor's executor: the runtime agrees.
+    deliver(on: QueueScheduler.main).subscribeNext(
+      { value in MainActor.assumeIsolated { next(value) } },
+      error: { failure in MainActor.assumeIsolated { error(failure) } },
+      completed: { MainActor.assumeIsolated { completed() } })
   }
 
   /// Subscribes with `@MainActor` closures for values and the failure; completion ends the subscription

@@ -39,15 +39,12 @@ actor Store {
     received.append(value)
   }
 
-  /// Subscribes so that each value is handled on the store's queue, inside its isolation, synchronously.
-  ///
-  /// `deliver(on:)` is not in this branch yet; the scheduler's own `schedule` makes the same hop.
+  /// Subscribes so that each value is handled on the store's queue, inside its isolation, synchronously:
+  /// `deliver(on:)` hops to the scheduler, whose queue is this actor's executor, so `assumeIsolated` holds.
   nonisolated func observe(_ values: Signal<Int, Never>) -> any Disposable {
-    values.subscribeNext { value in
-      self.scheduler.schedule {
-        // On the scheduler's queue, which is this actor's executor: the runtime agrees.
-        self.assumeIsolated { store in store.record(value) }
-      }
+    values.deliver(on: scheduler).subscribeNext { value in
+      // On the scheduler's queue, which is this actor's executor: the runtime agrees.
+      self.assumeIsolated { store in store.record(value) }
     }
   }
 }
@@ -113,6 +110,22 @@ struct ActorTests {
     #expect(screen.lines.isEmpty)
   }
 
+  @Test("subscribeNext(onMainActor:) releases its closures when the subscription is disposed")
+  @MainActor
+  func mainActorRelease() {
+    weak var tracked: Tracked?
+    let subject = Subject<Int, Never>()
+    let subscription: any Disposable
+    do {
+      let object = Tracked()
+      tracked = object
+      subscription = subject.subscribeNext(onMainActor: { _ in withExtendedLifetime(object) {} })
+    }
+    #expect(tracked != nil)
+    subscription.dispose()
+    #expect(tracked == nil)
+  }
+
   @Test("an actor reads a signal with for await inside its own isolation")
   func actorConsumes() async {
     let accumulator = Accumulator()
@@ -127,19 +140,44 @@ struct ActorTests {
     #expect(await accumulator.seen == [1, 2, 3, 4])
   }
 
-  @Test("an actor whose executor is a QueueScheduler handles values on that queue, in its isolation")
+  @Test("an actor sharing a QueueScheduler's queue receives deliver(on:) values there, in its isolation, in order")
   @MainActor
   func actorOnSchedulerQueue() async {
     let store = Store(scheduler: QueueScheduler(name: "store"))
-    let subscription = store.observe(
-      Signal<Int, Never>.create { subscriber in
-        for value in 1...3 { subscriber.sendNext(value) }
-        subscriber.sendCompleted()
-        return nil
-      })
-    // The subscribe body ran at once on the main actor and scheduled three blocks on the store's queue; the
-    // actor's next job is enqueued on the same queue, after them.
+    let subject = Subject<Int, Never>()
+    let subscription = store.observe(subject)
+    // Sent from another queue: deliver(on:) moves each value to the store's queue.
+    await withCheckedContinuation { done in
+      QueueScheduler(name: "sender").schedule {
+        for value in 1...3 { subject.sendNext(value) }
+        done.resume()
+      }
+    }
+    // The three deliveries were scheduled on the store's queue before the actor's next job, enqueued on the
+    // same queue, after them.
     #expect(await store.received == [1, 2, 3])
     subscription.dispose()
+    #expect(subject.subscriberCount == 0)
+  }
+
+  @Test("an actor sharing a QueueScheduler's queue: disposing cancels the deliveries not yet made")
+  @MainActor
+  func actorOnSchedulerQueueDisposal() async {
+    let scheduler = QueueScheduler(name: "store")
+    let store = Store(scheduler: scheduler)
+    let subject = Subject<Int, Never>()
+    let subscription = store.observe(subject)
+    // Hold the store's queue, so that the delivery of 1 waits behind this block.
+    let holding = Gate()
+    let release = DispatchSemaphore(value: 0)
+    scheduler.schedule {
+      holding.open()
+      release.wait()
+    }
+    await holding.wait()
+    subject.sendNext(1)  // its delivery is scheduled behind the holding block
+    subscription.dispose()
+    release.signal()
+    #expect(await store.received.isEmpty)
   }
 }

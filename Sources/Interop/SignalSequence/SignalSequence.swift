@@ -6,8 +6,8 @@ import AsyncSignals
 /// Each iterator is its own subscription (a cold signal runs its work once per iterator), made when the
 /// iterator's first `next()` is called — not when the sequence or the iterator is created. Values that
 /// arrive while the loop body runs wait in that iterator's own buffer (see ``SignalBufferingPolicy``), so
-/// several loops over one hot signal, such as a `Subject`, each receive every value, in order, at their own
-/// pace.
+/// several loops over one hot signal, such as a `Subject` or a multicast connection's `signal` (or its
+/// `autoconnect()`), each receive every value, in order, at their own pace.
 ///
 /// Termination: completion ends the loop after the buffered values; a failure is thrown, typed, after them.
 /// For a `Never` failure the loop is a plain `for await`.
