@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 
 scratch=.build-docs
 site="$scratch/site"
-rm -rf "$scratch/graphs" "$scratch/archives" "$site"
+rm -rf "$scratch/graphs" "$scratch/archives" "$scratch/merged.doccarchive" "$site"
 mkdir -p "$scratch/graphs" "$scratch/archives"
 
 echo "== symbol graphs"
@@ -19,7 +19,7 @@ mkdir -p "$scratch/symbolgraph"
 for target in AsyncSignals $( [ -d Sources/Interop ] && echo AsyncSignalsInterop ); do
   swift build --scratch-path "$scratch" --target "$target" \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$scratch/symbolgraph" \
-    -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
+    -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public -Xswiftc -emit-extension-block-symbols
 done
 graphs="$scratch/symbolgraph"
 
@@ -44,7 +44,7 @@ for entry in "${catalogs[@]}"; do
     --warnings-as-errors \
     --experimental-documentation-coverage \
     --coverage-summary-level brief
-  swift Scripts/check-doc-coverage.swift "$scratch/graphs/$module/$module.symbols.json" \
+  swift Scripts/check-doc-coverage.swift "$scratch/graphs/$module" \
     "$archive/documentation-coverage.json"
   archives+=("$archive")
 done

@@ -35,7 +35,7 @@ extension Signal {
   /// ```
   ///
   /// - Note: Replaces subscribing with closures and keeping the disposable. ReactiveCocoa 2.5 had no pull
-  ///   side; RAC's blocking `-toArray` / `-first` are ``first(isolation:)``, ``collect(isolation:)`` here.
+  ///   side; RAC's blocking `-toArray` / `-first` are ``first(isolation:)`` and ``toArray(isolation:)`` here.
   public var values: SignalSequence<Value, Failure> {
     SignalSequence(signal: self, bufferingPolicy: .unbounded, onDrop: nil)
   }
