@@ -1,0 +1,44 @@
+import Foundation
+
+/// What the documentation samples print, so that their tests can check the output the articles state.
+///
+/// The samples call `print`; each file in `Docs/` shadows it with a private function that writes here instead
+/// of to standard output. Their suite is serialized, so one console serves all of them: each test calls
+/// ``reset()`` first. `Scripts/check-doc-samples.swift` checks that every sample of the catalogs appears,
+/// line for line, in one of these files.
+final class DocConsole: @unchecked Sendable {
+  // guarded by: `condition` (an NSCondition: a lock, plus waiting for lines printed from other threads).
+  static let shared = DocConsole()
+
+  private let condition = NSCondition()
+  private var printed: [String] = []
+
+  /// Records one `print` call as one line, as `Swift.print` joins its items.
+  func print(_ items: [Any], separator: String) {
+    let line = items.map { "\($0)" }.joined(separator: separator)
+    condition.withLock {
+      printed.append(line)
+      condition.broadcast()
+    }
+  }
+
+  /// The lines printed since the last ``reset()``.
+  var lines: [String] {
+    condition.withLock { printed }
+  }
+
+  /// Forgets the lines printed so far.
+  func reset() {
+    condition.withLock { printed = [] }
+  }
+
+  /// Waits until at least `count` lines have been printed — by work on other threads — or ten seconds have
+  /// passed, and returns the lines.
+  func waitForLines(_ count: Int) -> [String] {
+    let deadline = Date(timeIntervalSinceNow: 10)
+    return condition.withLock {
+      while printed.count < count, condition.wait(until: deadline) {}
+      return printed
+    }
+  }
+}
