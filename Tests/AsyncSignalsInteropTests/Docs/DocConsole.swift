@@ -12,14 +12,19 @@ final class DocConsole: @unchecked Sendable {
 
   private let condition = NSCondition()
   private var printed: [String] = []
+  private var waiters: [(count: Int, continuation: CheckedContinuation<[String], Never>)] = []
 
   /// Records one `print` call as one line, as `Swift.print` joins its items.
   func print(_ items: [Any], separator: String) {
     let line = items.map { "\($0)" }.joined(separator: separator)
-    condition.withLock {
+    let ready = condition.withLock { () -> [(CheckedContinuation<[String], Never>, [String])] in
       printed.append(line)
       condition.broadcast()
+      let (due, waiting) = (waiters.filter { $0.count <= printed.count }, waiters.filter { $0.count > printed.count })
+      waiters = waiting
+      return due.map { ($0.continuation, printed) }
     }
+    for (continuation, lines) in ready { continuation.resume(returning: lines) }
   }
 
   /// The lines printed since the last ``reset()``.
@@ -30,6 +35,20 @@ final class DocConsole: @unchecked Sendable {
   /// Forgets the lines printed so far.
   func reset() {
     condition.withLock { printed = [] }
+  }
+
+  /// Suspends until at least `count` lines have been printed, and returns the lines: for samples whose output
+  /// is delivered later, on the main queue or another thread. The suite's time limit ends a wait that never
+  /// finishes.
+  func lines(atLeast count: Int) async -> [String] {
+    await withCheckedContinuation { continuation in
+      let lines = condition.withLock { () -> [String]? in
+        if printed.count >= count { return printed }
+        waiters.append((count, continuation))
+        return nil
+      }
+      if let lines { continuation.resume(returning: lines) }
+    }
   }
 
   /// Waits until at least `count` lines have been printed — by work on other threads — or ten seconds have
