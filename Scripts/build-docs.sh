@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the documentation site with the toolchain's own docc: symbol graphs for each library module (with
 # extension blocks, so that what Interop adds to Signal gets pages), one `docc convert` per catalog (warnings are
-# errors; every public symbol must be documented), a check that every code sample is mirrored by a test, then one
-# merged static site. Output: .build-docs/site (git-ignored).
+# errors; every public symbol must be documented), checks that every code sample is mirrored by a test and that the
+# migration table covers RAC 2.5's API, then one merged static site. Output: .build-docs/site (git-ignored).
 #
 # Usage: Scripts/build-docs.sh            build the site
 #        Scripts/build-docs.sh --preview  build, then serve it on http://localhost:8000 (needs python3)
@@ -47,7 +47,7 @@ for entry in "${catalogs[@]}"; do
     --fallback-display-name "$module" \
     --fallback-bundle-identifier "org.asyncsignals.$module" \
     --enable-experimental-external-link-support \
-    "${dependencies[@]}" \
+    ${dependencies[@]+"${dependencies[@]}"} \
     --warnings-as-errors \
     --experimental-documentation-coverage \
     --coverage-summary-level brief
@@ -61,6 +61,16 @@ echo "== samples"
 # Every code sample of the catalogs must be mirrored, line for line, by a test under Tests/*/Docs, which runs
 # it (swift test); this keeps the samples the reader sees and the ones the tests run the same.
 swift Scripts/check-doc-samples.swift
+
+echo "== migration table"
+# Every entry of the RAC 2.5 API listing needs a row in MigratingFromRAC.md. The listing lives with the project's
+# shared notes, next to the package (RAC_API overrides the path); a clone without it skips this check.
+rac_api=${RAC_API:-../shared/RAC-API.md}
+if [ -f "$rac_api" ]; then
+  swift Scripts/check-migration-table.swift "$rac_api"
+else
+  echo "skipped: no RAC API listing at $rac_api (set RAC_API to check the migration table)"
+fi
 
 echo "== site"
 if [ "${#archives[@]}" -gt 1 ]; then

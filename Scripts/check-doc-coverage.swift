@@ -95,7 +95,8 @@ if missing.isEmpty {
   let containers = containerCount == 0 ? "" : " (\(containerCount) synthesised extension container pages skipped)"
   print("check-doc-coverage: all \(declaredCount) public symbols are documented\(containers)")
 } else {
-  FileHandle.standardError.write(Data("check-doc-coverage: \(Set(missing).count) problems: public symbols without documentation:\n".utf8))
+  FileHandle.standardError.write(
+    Data("check-doc-coverage: \(Set(missing).count) problems: public symbols without documentation:\n".utf8))
   for entry in Set(missing).sorted() { FileHandle.standardError.write(Data("  \(entry)\n".utf8)) }
   exit(1)
 }

@@ -58,7 +58,8 @@ for catalog in ["Docs.docc", "Interop.docc"] {
   }
 }
 
-let tests = (files(under: "Tests/AsyncSignalsTests/Docs", suffix: ".swift")
+let tests =
+  (files(under: "Tests/AsyncSignalsTests/Docs", suffix: ".swift")
   + files(under: "Tests/AsyncSignalsInteropTests/Docs", suffix: ".swift")).map { file in
     (file, significant(read(file).split(separator: "\n", omittingEmptySubsequences: false)))
   }

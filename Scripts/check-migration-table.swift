@@ -12,8 +12,9 @@
 // bullet, the entries are the backticked names before its description (`-take:(NSUInteger)n` in
 // "- `-take:(NSUInteger)n`: the first n values"); in the lists (constants, supporting types, collection
 // bridges, the objc-only extensions) every name. Argument types and parameter names are stripped
-// (`-take:(NSUInteger)n` is `-take:`), `@property x` is `x`, `X = 1` is `X`. Each entry must appear, in backticks, in the first column of a row of the article's section of
-// the same name. `--list` prints the entries and the rows that cover them.
+// (`-take:(NSUInteger)n` is `-take:`), `@property x` is `x`, `X = 1` is `X`. Each entry must appear, in
+// backticks, in the first column of a row of the article's section of the same name; a row may name several
+// entries that share one answer. `--list` prints the entries and the rows that cover them.
 import Foundation
 
 func fail(_ message: String) -> Never {
@@ -54,7 +55,9 @@ func spans(_ text: Substring) -> [String] {
 /// A selector without argument types and parameter names; other names trimmed to the API they name.
 func normalised(_ span: String) -> String {
   var text = span.trimmingCharacters(in: .whitespaces)
-  if text.hasPrefix("typedef "), let start = text.range(of: "(^"), let end = text[start.upperBound...].firstIndex(of: ")") {
+  if text.hasPrefix("typedef "), let start = text.range(of: "(^"),
+    let end = text[start.upperBound...].firstIndex(of: ")")
+  {
     return String(text[start.upperBound..<end])  // typedef … (^RACStreamBindBlock)(…)
   }
   if let equals = text.range(of: " = ") { text = String(text[..<equals.lowerBound]) }  // X = 1

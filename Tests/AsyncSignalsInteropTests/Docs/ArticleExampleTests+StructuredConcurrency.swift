@@ -47,10 +47,10 @@ extension InteropArticleExampleTests {
     do {
       for try await celsius in readings.values {  // subscribes here; each loop has its own buffer
         print(celsius)
-        if celsius > 100 { break }                // leaving the loop disposes the subscription
+        if celsius > 100 { break }  // leaving the loop disposes the subscription
       }
     } catch {
-      print("sensor failed:", error.code)         // `error` is a `SensorError`, not `any Error`
+      print("sensor failed:", error.code)  // `error` is a `SensorError`, not `any Error`
     }
     // 21.5, 99.0, 101.5
     #expect(console.lines == ["21.5", "99.0", "101.5"])
@@ -144,11 +144,12 @@ extension InteropArticleExampleTests {
   @Test("StructuredConcurrency: an actor adds up a signal's values inside its own isolation")
   func concurrencyActorLoop() async {
     let tally = Tally()
-    await tally.add(Signal.create { subscriber in
-      for number in 1...4 { subscriber.sendNext(number) }
-      subscriber.sendCompleted()
-      return nil
-    })
+    await tally.add(
+      Signal.create { subscriber in
+        for number in 1...4 { subscriber.sendNext(number) }
+        subscriber.sendCompleted()
+        return nil
+      })
     print(await tally.total)
     // 10
     #expect(console.lines == ["10"])

@@ -26,8 +26,8 @@ extension ArticleExampleTests {
     let signal = Signal<Int, Never>.create { subscriber in
       subscriber.sendNext(1)
       subscriber.sendCompleted()
-      subscriber.sendNext(2)       // ignored: the signal has completed
-      subscriber.sendCompleted()   // ignored as well
+      subscriber.sendNext(2)  // ignored: the signal has completed
+      subscriber.sendCompleted()  // ignored as well
       return nil
     }
     signal.subscribeNext({ print($0) }, completed: { print("completed") })
@@ -66,10 +66,11 @@ extension ArticleExampleTests {
   @Test("Guarantees 6: take(3) on a subject whose handler sends back into it yields 0, 1, 2 and completes")
   func guaranteesReentrancy() {
     let numbers = Subject<Int, Never>()
-    numbers.take(3).subscribeNext({ value in
-      print(value)
-      numbers.sendNext(value + 1)  // sent from the handler: delivered once this value is done
-    }, completed: { print("completed") })
+    numbers.take(3).subscribeNext(
+      { value in
+        print(value)
+        numbers.sendNext(value + 1)  // sent from the handler: delivered once this value is done
+      }, completed: { print("completed") })
     numbers.sendNext(0)
     // 0, 1, 2, completed
     #expect(console.lines == ["0", "1", "2", "completed"])

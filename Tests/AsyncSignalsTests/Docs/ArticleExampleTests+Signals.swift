@@ -81,9 +81,9 @@ extension ArticleExampleTests {
     let search = SerialDisposable()
     search.inner = ActionDisposable { print("cancelled the search for swi") }
     let previous = search.swap(ActionDisposable { print("cancelled the search for swift") })
-    print("replaced")    // replacing disposed nothing
+    print("replaced")  // replacing disposed nothing
     previous?.dispose()  // cancelled the search for swi
-    search.dispose()     // cancelled the search for swift
+    search.dispose()  // cancelled the search for swift
     #expect(console.lines == ["replaced", "cancelled the search for swi", "cancelled the search for swift"])
   }
 
@@ -98,7 +98,7 @@ extension ArticleExampleTests {
     let ticks = Subject<Int, Never>()
     var screen: Screen? = Screen(ticks: ticks)
     ticks.sendNext(1)  // tick 1
-    screen = nil       // the screen goes away, and so does its subscription
+    screen = nil  // the screen goes away, and so does its subscription
     ticks.sendNext(2)  // prints nothing
     #expect(screen == nil)
     #expect(console.lines == ["tick 1"])

@@ -14,7 +14,7 @@ extension ArticleExampleTests {
     let scheduler = TestScheduler()
     scheduler.schedule(afterDelay: .seconds(1)) { print("one second") }
     scheduler.advance(by: .milliseconds(999))  // nothing yet
-    scheduler.advance(by: .milliseconds(1))    // one second
+    scheduler.advance(by: .milliseconds(1))  // one second
     print(scheduler.now == Date(timeIntervalSinceReferenceDate: 1))
     // one second, true
     #expect(console.lines == ["one second", "true"])
@@ -31,7 +31,7 @@ extension ArticleExampleTests {
     scheduler.advance(by: .milliseconds(100))
     keystrokes.sendNext("sw")
     scheduler.advance(by: .milliseconds(299))
-    #expect(searches.value == [])      // "sw" has not been the latest for 300 ms yet
+    #expect(searches.value == [])  // "sw" has not been the latest for 300 ms yet
     scheduler.advance(by: .milliseconds(1))
     #expect(searches.value == ["sw"])  // of the burst, the latest wins
   }
