@@ -7,19 +7,18 @@ import Foundation
 /// ``reset()`` first. `Scripts/check-doc-samples.swift` checks that every sample of the catalogs appears,
 /// line for line, in one of these files.
 final class DocConsole: @unchecked Sendable {
-  // guarded by: `condition` (an NSCondition: a lock, plus waiting for lines printed from other threads).
+  // guarded by: `lock` (the lines, and the tasks waiting for them).
   static let shared = DocConsole()
 
-  private let condition = NSCondition()
+  private let lock = NSLock()
   private var printed: [String] = []
   private var waiters: [(count: Int, continuation: CheckedContinuation<[String], Never>)] = []
 
   /// Records one `print` call as one line, as `Swift.print` joins its items.
   func print(_ items: [Any], separator: String) {
     let line = items.map { "\($0)" }.joined(separator: separator)
-    let ready = condition.withLock { () -> [(CheckedContinuation<[String], Never>, [String])] in
+    let ready = lock.withLock { () -> [(CheckedContinuation<[String], Never>, [String])] in
       printed.append(line)
-      condition.broadcast()
       let (due, waiting) = (waiters.filter { $0.count <= printed.count }, waiters.filter { $0.count > printed.count })
       waiters = waiting
       return due.map { ($0.continuation, printed) }
@@ -29,12 +28,12 @@ final class DocConsole: @unchecked Sendable {
 
   /// The lines printed since the last ``reset()``.
   var lines: [String] {
-    condition.withLock { printed }
+    lock.withLock { printed }
   }
 
   /// Forgets the lines printed so far.
   func reset() {
-    condition.withLock { printed = [] }
+    lock.withLock { printed = [] }
   }
 
   /// Suspends until at least `count` lines have been printed, and returns the lines: for samples whose output
@@ -42,22 +41,12 @@ final class DocConsole: @unchecked Sendable {
   /// finishes.
   func lines(atLeast count: Int) async -> [String] {
     await withCheckedContinuation { continuation in
-      let lines = condition.withLock { () -> [String]? in
+      let lines = lock.withLock { () -> [String]? in
         if printed.count >= count { return printed }
         waiters.append((count, continuation))
         return nil
       }
       if let lines { continuation.resume(returning: lines) }
-    }
-  }
-
-  /// Waits until at least `count` lines have been printed — by work on other threads — or ten seconds have
-  /// passed, and returns the lines.
-  func waitForLines(_ count: Int) -> [String] {
-    let deadline = Date(timeIntervalSinceNow: 10)
-    return condition.withLock {
-      while printed.count < count, condition.wait(until: deadline) {}
-      return printed
     }
   }
 }
