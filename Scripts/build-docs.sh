@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the documentation site with the toolchain's own docc: symbol graphs for each library module, one
-# `docc convert` per catalog (warnings are errors; every public symbol must be documented), then one merged
-# static site. Output: .build-docs/site (git-ignored).
+# Builds the documentation site with the toolchain's own docc: symbol graphs for each library module (with
+# extension blocks, so that what Interop adds to Signal gets pages), one `docc convert` per catalog (warnings are
+# errors; every public symbol must be documented), checks that every code sample is mirrored by a test and that the
+# migration table covers RAC 2.5's API, then one merged static site. Output: .build-docs/site (git-ignored).
 #
 # Usage: Scripts/build-docs.sh            build the site
 #        Scripts/build-docs.sh --preview  build, then serve it on http://localhost:8000 (needs python3)
@@ -10,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 scratch=.build-docs
 site="$scratch/site"
-rm -rf "$scratch/graphs" "$scratch/archives" "$site"
+rm -rf "$scratch/graphs" "$scratch/archives" "$scratch/merged.doccarchive" "$site"
 mkdir -p "$scratch/graphs" "$scratch/archives"
 
 echo "== symbol graphs"
@@ -19,7 +20,7 @@ mkdir -p "$scratch/symbolgraph"
 for target in AsyncSignals $( [ -d Sources/Interop ] && echo AsyncSignalsInterop ); do
   swift build --scratch-path "$scratch" --target "$target" \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$scratch/symbolgraph" \
-    -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
+    -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public -Xswiftc -emit-extension-block-symbols
 done
 graphs="$scratch/symbolgraph"
 
@@ -27,7 +28,11 @@ graphs="$scratch/symbolgraph"
 catalogs=("Docs.docc:AsyncSignals")
 if [ -d Interop.docc ]; then catalogs+=("Interop.docc:AsyncSignalsInterop"); fi
 
+# Each archive is built with link metadata (--enable-experimental-external-link-support) and is a dependency of
+# the next ones, so that Interop.docc can link to AsyncSignals' symbols (``/AsyncSignals/Signal``). Links the
+# other way (the main catalog to Interop's pages) are plain site paths (/documentation/asyncsignalsinterop/…).
 archives=()
+dependencies=()
 for entry in "${catalogs[@]}"; do
   catalog=${entry%%:*}
   module=${entry##*:}
@@ -41,13 +46,25 @@ for entry in "${catalogs[@]}"; do
     --output-dir "$archive" \
     --fallback-display-name "$module" \
     --fallback-bundle-identifier "org.asyncsignals.$module" \
+    --enable-experimental-external-link-support \
+    ${dependencies[@]+"${dependencies[@]}"} \
     --warnings-as-errors \
     --experimental-documentation-coverage \
     --coverage-summary-level brief
-  swift Scripts/check-doc-coverage.swift "$scratch/graphs/$module/$module.symbols.json" \
+  swift Scripts/check-doc-coverage.swift "$scratch/graphs/$module" \
     "$archive/documentation-coverage.json"
   archives+=("$archive")
+  dependencies+=(--dependency "$PWD/$archive")
 done
+
+echo "== samples"
+# Every code sample of the catalogs must be mirrored, line for line, by a test under Tests/*/Docs, which runs
+# it (swift test); this keeps the samples the reader sees and the ones the tests run the same.
+swift Scripts/check-doc-samples.swift
+
+echo "== migration table"
+# Every entry of the RAC 2.5 API listing (Reference/RAC-API.md) needs a row in MigratingFromRAC.md.
+swift Scripts/check-migration-table.swift "${RAC_API:-Reference/RAC-API.md}"
 
 echo "== site"
 if [ "${#archives[@]}" -gt 1 ]; then
@@ -57,6 +74,15 @@ if [ "${#archives[@]}" -gt 1 ]; then
 else
   docc process-archive transform-for-static-hosting "${archives[0]}" --output-path "$site"
 fi
+# Links between the two catalogs are plain site paths, which docc cannot check: check that each one has a page.
+for path in $(grep -rhoE '\]\(/documentation/[^)#]*' Docs.docc Interop.docc | sed 's/^](//' | sort -u); do
+  page="$site/data$(printf '%s' "$path" | tr '[:upper:]' '[:lower:]').json"
+  if [ ! -f "$page" ]; then
+    echo "error: the link $path (in Docs.docc or Interop.docc) has no page in the site" >&2
+    exit 1
+  fi
+done
+
 echo "Documentation site: $site (open $site/documentation/asyncsignals/index.html through a web server)"
 
 if [ "${1:-}" = "--preview" ]; then

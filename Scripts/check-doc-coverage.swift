@@ -1,47 +1,68 @@
 // Fails when a public symbol of a module lacks documentation.
 //
-// Usage: swift Scripts/check-doc-coverage.swift <symbol-graph.json> <documentation-coverage.json>
+// Usage: swift Scripts/check-doc-coverage.swift <symbol-graph-dir> <documentation-coverage.json>
 //
-// `docc convert --experimental-documentation-coverage` reports which pages have an abstract, but it also lists
-// pages that are not ours to document: collection groups it synthesises, and default implementations that our
-// types inherit from other modules' protocols (`Equatable.!=`, `SerialExecutor.isMainExecutor`). The symbol
-// graph marks the latter `::SYNTHESIZED::`. A symbol fails the check if it is declared in this module, is public,
-// and has no doc comment in the symbol graph or no abstract in docc's coverage report.
+// <symbol-graph-dir> holds the module's own graph (`Module.symbols.json`) and its extension graphs
+// (`Module@Other.symbols.json`: what the module adds to another module's types, such as Interop's members on
+// `Signal`). `docc convert --experimental-documentation-coverage` reports which pages have an abstract, but it
+// also lists pages that are not ours to document:
+// - collection groups it synthesises (not symbols);
+// - default implementations that our types inherit from other modules' protocols (`Equatable.!=`,
+//   `AsyncSequence.map`), which the symbol graph marks `::SYNTHESIZED::`;
+// - the container pages it synthesises for what a module extends — the extended module (`AsyncSignals`,
+//   `_Concurrency`, `FoundationEssentials`) and the extended type (`AsyncSignals/Signal`,
+//   `_Concurrency/AsyncSequence`, `FoundationEssentials/NotificationCenter`) — whose kinds are
+//   `org.swift.docc.kind.extended…` and which have no declaration of ours to carry an abstract; likewise the
+//   `swift.extension` blocks of the symbol graph.
+// Everything else fails the check if it is declared in this module, is public, and has no doc comment in the
+// symbol graph or no abstract in docc's coverage report.
 import Foundation
+
+func fail(_ message: String, status: Int32 = 2) -> Never {
+  FileHandle.standardError.write(Data("check-doc-coverage: \(message)\n".utf8))
+  exit(status)
+}
 
 func load(_ path: String) -> Any {
   guard let data = FileManager.default.contents(atPath: path),
     let json = try? JSONSerialization.jsonObject(with: data)
-  else {
-    FileHandle.standardError.write(Data("check-doc-coverage: cannot read \(path)\n".utf8))
-    exit(2)
-  }
+  else { fail("cannot read \(path)") }
   return json
 }
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else {
-  FileHandle.standardError.write(Data("usage: check-doc-coverage <symbols.json> <documentation-coverage.json>\n".utf8))
-  exit(2)
+  fail("usage: check-doc-coverage <symbol-graph-dir> <documentation-coverage.json>")
 }
 
-let graph = load(arguments[1]) as? [String: Any] ?? [:]
-let symbols = graph["symbols"] as? [[String: Any]] ?? []
+let graphDirectory = arguments[1]
+let graphFiles = ((try? FileManager.default.contentsOfDirectory(atPath: graphDirectory)) ?? [])
+  .filter { $0.hasSuffix(".symbols.json") }.sorted()
+guard !graphFiles.isEmpty else { fail("no symbol graphs in \(graphDirectory)") }
+
 var missing: [String] = []
 var inheritedPaths: Set<String> = []
 var declaredCount = 0
-for symbol in symbols {
-  let identifier = (symbol["identifier"] as? [String: Any])?["precise"] as? String ?? ""
-  let path = (symbol["pathComponents"] as? [String] ?? []).joined(separator: "/")
-  if identifier.contains("::SYNTHESIZED::") {
-    inheritedPaths.insert(path)
-    continue
+for file in graphFiles {
+  // `Module@Other.symbols.json`: docc files these symbols under `Other/`, the extended module's page.
+  let name = file.dropLast(".symbols.json".count)
+  let prefix = name.split(separator: "@").dropFirst().first.map { "\($0)/" } ?? ""
+  let graph = load("\(graphDirectory)/\(file)") as? [String: Any] ?? [:]
+  for symbol in graph["symbols"] as? [[String: Any]] ?? [] {
+    let identifier = (symbol["identifier"] as? [String: Any])?["precise"] as? String ?? ""
+    let kind = (symbol["kind"] as? [String: Any])?["identifier"] as? String ?? ""
+    let path = prefix + (symbol["pathComponents"] as? [String] ?? []).joined(separator: "/")
+    if identifier.contains("::SYNTHESIZED::") {
+      inheritedPaths.insert(path)
+      continue
+    }
+    guard kind != "swift.extension" else { continue }  // the extension block, not a declaration
+    guard ["public", "open"].contains(symbol["accessLevel"] as? String ?? "") else { continue }
+    declaredCount += 1
+    let lines = (symbol["docComment"] as? [String: Any])?["lines"] as? [[String: Any]] ?? []
+    let text = lines.compactMap { $0["text"] as? String }.joined().trimmingCharacters(in: .whitespacesAndNewlines)
+    if text.isEmpty { missing.append("\(path) (no doc comment)") }
   }
-  guard ["public", "open"].contains(symbol["accessLevel"] as? String ?? "") else { continue }
-  declaredCount += 1
-  let lines = (symbol["docComment"] as? [String: Any])?["lines"] as? [[String: Any]] ?? []
-  let text = lines.compactMap { $0["text"] as? String }.joined().trimmingCharacters(in: .whitespacesAndNewlines)
-  if text.isEmpty { missing.append("\(path) (no doc comment)") }
 }
 
 /// A coverage page path without docc's disambiguation suffixes (`swap(_:)-1a2b3`).
@@ -56,19 +77,26 @@ func normalised(_ reference: String) -> String {
   }.joined(separator: "/")
 }
 
+var containerCount = 0
 let coverage = load(arguments[2]) as? [[String: Any]] ?? []
 for page in coverage {
   let kind = page["kind"] as? [String: Any] ?? [:]
   guard kind["isSymbol"] as? Bool == true, page["hasAbstract"] as? Bool == false else { continue }
+  if (kind["id"] as? String ?? "").hasPrefix("org.swift.docc.kind.extended") {
+    containerCount += 1  // a page docc synthesises for an extended module or type
+    continue
+  }
   let path = normalised(page["referencePath"] as? String ?? "")
   if inheritedPaths.contains(path) { continue }
   missing.append("\(path) (no abstract)")
 }
 
 if missing.isEmpty {
-  print("check-doc-coverage: all \(declaredCount) public symbols are documented")
+  let containers = containerCount == 0 ? "" : " (\(containerCount) synthesised extension container pages skipped)"
+  print("check-doc-coverage: all \(declaredCount) public symbols are documented\(containers)")
 } else {
-  FileHandle.standardError.write(Data("check-doc-coverage: \(missing.count) public symbols lack documentation:\n".utf8))
+  FileHandle.standardError.write(
+    Data("check-doc-coverage: \(Set(missing).count) problems: public symbols without documentation:\n".utf8))
   for entry in Set(missing).sorted() { FileHandle.standardError.write(Data("  \(entry)\n".utf8)) }
   exit(1)
 }

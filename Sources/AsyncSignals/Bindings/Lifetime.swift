@@ -83,6 +83,12 @@ public final class Lifetime: Sendable {
 /// - Note: Replaces the Objective-C runtime's deallocation hooks that RAC 2.5 relied on (`rac_deallocDisposable`).
 public protocol LifetimeProviding: AnyObject {
   /// The object's lifetime; store it in a `let` (`nonisolated` in an actor-isolated class).
+  ///
+  /// ```swift
+  /// final class Screen: LifetimeProviding, Sendable {
+  ///   let lifetime = Lifetime()
+  /// }
+  /// ```
   var lifetime: Lifetime { get }
 }
 

@@ -21,6 +21,10 @@ public enum Event<Value, Failure: Error> {
   case completed
 
   /// Whether this is `error` or `completed`. RAC calls this `finished`.
+  ///
+  /// ```swift
+  /// Event<Int, Never>.completed.isTerminating  // true
+  /// ```
   @inlinable
   public var isTerminating: Bool {
     if case .next = self { return false }
@@ -28,6 +32,10 @@ public enum Event<Value, Failure: Error> {
   }
 
   /// Whether this is `completed`.
+  ///
+  /// ```swift
+  /// Event<Int, Never>.completed.isCompleted  // true
+  /// ```
   @inlinable
   public var isCompleted: Bool {
     if case .completed = self { return true }
@@ -35,6 +43,10 @@ public enum Event<Value, Failure: Error> {
   }
 
   /// The value of a `next` event, otherwise `nil`.
+  ///
+  /// ```swift
+  /// Event<Int, Never>.next(3).value  // 3
+  /// ```
   @inlinable
   public var value: Value? {
     if case .next(let value) = self { return value }
@@ -42,6 +54,10 @@ public enum Event<Value, Failure: Error> {
   }
 
   /// The failure of an `error` event, otherwise `nil`. (Not `error`, which would clash with the case.)
+  ///
+  /// ```swift
+  /// Event<Int, URLError>.error(URLError(.timedOut)).failure?.code  // .timedOut
+  /// ```
   @inlinable
   public var failure: Failure? {
     if case .error(let error) = self { return error }
@@ -65,6 +81,10 @@ public enum Event<Value, Failure: Error> {
   }
 
   /// The same event with its failure transformed; values and completion are carried over.
+  ///
+  /// ```swift
+  /// Event<Int, URLError>.error(URLError(.timedOut)).mapError { AppError.network($0) }
+  /// ```
   ///
   /// - Parameter transform: Applied to the failure of an `error` event.
   @inlinable

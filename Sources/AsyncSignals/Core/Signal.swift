@@ -32,6 +32,10 @@ public class Signal<Value: Sendable, Failure: Error>: @unchecked Sendable, Custo
   /// The name given with ``named(_:)``; otherwise, when the `RAC_DEBUG_SIGNAL_NAMES` environment variable is
   /// set, a name that the operator which made the signal derives from its upstream's, such as
   /// `[clicks] take(3)`; otherwise empty. Derived names are built when they are read, never while events flow.
+  ///
+  /// ```swift
+  /// print(clicks.named("clicks").name)  // clicks
+  /// ```
   public var name: String {
     nameSource.resolved
   }

@@ -26,17 +26,35 @@ public protocol Subscriber<Value, Failure>: Sendable {
   associatedtype Failure: Error
 
   /// Receives a value.
+  ///
+  /// ```swift
+  /// subscriber.sendNext(42)
+  /// ```
   func sendNext(_ value: Value)
 
   /// Receives the failure that terminates the signal.
+  ///
+  /// ```swift
+  /// subscriber.sendError(.notFound)
+  /// ```
   func sendError(_ error: Failure)
 
   /// Receives the successful completion of the signal.
+  ///
+  /// ```swift
+  /// subscriber.sendCompleted()
+  /// ```
   func sendCompleted()
 
   /// Receives the disposable of a subscription made with this subscriber, before any of its events.
   ///
   /// Disposing it ends that subscription. The default implementation ignores it.
+  ///
+  /// ```swift
+  /// func didSubscribe(with disposable: any Disposable) {
+  ///   subscription.inner = disposable  // to end the subscription from elsewhere
+  /// }
+  /// ```
   ///
   /// - Parameter disposable: The subscription's disposable.
   func didSubscribe(with disposable: any Disposable)

@@ -21,6 +21,10 @@ public final class ActionDisposable: Disposable, @unchecked Sendable {
 
   /// Creates a disposable that runs `action` when it is first disposed.
   ///
+  /// ```swift
+  /// let cancel = ActionDisposable { print("cancelled") }
+  /// ```
+  ///
   /// - Parameter action: The cleanup. It runs once, on the disposing thread, and is then released.
   public init(_ action: @escaping @Sendable () -> Void) {
     self.disposed = Atomic(false)
@@ -28,6 +32,12 @@ public final class ActionDisposable: Disposable, @unchecked Sendable {
   }
 
   /// Creates a disposable with no action, which only records whether it was disposed.
+  ///
+  /// ```swift
+  /// let flag = ActionDisposable()
+  /// flag.dispose()
+  /// print(flag.isDisposed)  // true
+  /// ```
   public init() {
     self.disposed = Atomic(false)
     self.action = nil

@@ -27,6 +27,10 @@ public final class CompoundDisposable: Disposable {
 
   /// Creates a compound disposable holding the given children.
   ///
+  /// ```swift
+  /// let both = CompoundDisposable([uploads, downloads])
+  /// ```
+  ///
   /// - Parameter disposables: The initial children; those already disposed are skipped.
   public convenience init(_ disposables: some Sequence<any Disposable>) {
     self.init()
@@ -35,6 +39,10 @@ public final class CompoundDisposable: Disposable {
 
   /// Creates a compound disposable whose own `action` runs, once, alongside its children when it is
   /// disposed.
+  ///
+  /// ```swift
+  /// let session = CompoundDisposable { print("session closed") }
+  /// ```
   ///
   /// - Parameter action: Extra cleanup, run after the children have been disposed.
   /// - Note: ReactiveCocoa 2.5 `+[RACCompoundDisposable disposableWithBlock:]`.
@@ -52,6 +60,10 @@ public final class CompoundDisposable: Disposable {
   ///
   /// `nil` and already-disposed children are ignored. Safe to call from any thread.
   ///
+  /// ```swift
+  /// subscriptions.add(clicks.subscribeNext { print($0) })
+  /// ```
+  ///
   /// - Parameter disposable: The child to dispose together with this compound.
   public func add(_ disposable: (any Disposable)?) {
     guard let disposable, !disposable.isDisposed else { return }
@@ -60,6 +72,12 @@ public final class CompoundDisposable: Disposable {
   }
 
   /// Removes a child without disposing it. `nil`, or a disposable that is not a child, is ignored.
+  ///
+  /// ```swift
+  /// let upload = uploads.subscribeNext { print($0) }
+  /// subscriptions.add(upload)
+  /// subscriptions.remove(upload)  // disposing the compound no longer disposes the upload
+  /// ```
   ///
   /// - Parameter disposable: The child to forget.
   public func remove(_ disposable: (any Disposable)?) {

@@ -12,9 +12,17 @@
 ///   as in RAC: `CompoundDisposable.remove(_:)` compares identities.
 public protocol Disposable: AnyObject, Sendable {
   /// Whether `dispose()` has been called. It may turn `true` at any moment, from another thread.
+  ///
+  /// ```swift
+  /// if !subscription.isDisposed { print("still running") }
+  /// ```
   var isDisposed: Bool { get }
 
   /// Performs the cleanup if it has not run yet; later calls do nothing.
+  ///
+  /// ```swift
+  /// subscription.dispose()  // ends it; a second call does nothing
+  /// ```
   func dispose()
 }
 

@@ -18,6 +18,10 @@ public final class ScopedDisposable: Disposable {
 
   /// Wraps `disposable`, to be disposed when this scoped disposable is deinitialised or disposed.
   ///
+  /// ```swift
+  /// let clock = ScopedDisposable(ticks.subscribeNext { print($0) })  // ends when `clock` goes away
+  /// ```
+  ///
   /// - Parameter disposable: The disposable to scope.
   public init(_ disposable: any Disposable) {
     wrapped = disposable

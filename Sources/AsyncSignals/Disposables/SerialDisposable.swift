@@ -29,6 +29,10 @@ public final class SerialDisposable: Disposable {
 
   /// Creates a serial disposable holding `inner`, which may be `nil`.
   ///
+  /// ```swift
+  /// let current = SerialDisposable(firstSearch)
+  /// ```
+  ///
   /// - Parameter inner: The initial inner disposable.
   public init(_ inner: (any Disposable)? = nil) {
     state = LockedState(State(inner: inner))
@@ -36,6 +40,10 @@ public final class SerialDisposable: Disposable {
 
   /// Creates a serial disposable whose inner disposable runs `action`. Disposing that inner alone does not
   /// dispose the serial disposable.
+  ///
+  /// ```swift
+  /// let current = SerialDisposable { print("first inner disposed") }
+  /// ```
   ///
   /// - Parameter action: The cleanup of the initial inner disposable.
   /// - Note: ReactiveCocoa 2.5 `+[RACSerialDisposable disposableWithBlock:]`.
@@ -50,6 +58,10 @@ public final class SerialDisposable: Disposable {
 
   /// The current inner disposable. Setting it does not dispose the previous one; after disposal, a new
   /// value is disposed at once and the property stays `nil`.
+  ///
+  /// ```swift
+  /// current.inner = search.subscribeNext { print($0) }  // the previous inner is not disposed
+  /// ```
   public var inner: (any Disposable)? {
     get { state.withLock { $0.inner } }
     set { _ = swap(newValue) }
@@ -59,6 +71,11 @@ public final class SerialDisposable: Disposable {
   ///
   /// If this serial disposable has already been disposed, `disposable` is disposed at once and the result
   /// is `nil`.
+  ///
+  /// ```swift
+  /// let previous = current.swap(newSearch)
+  /// previous?.dispose()  // your choice, not the serial disposable's
+  /// ```
   ///
   /// - Parameter disposable: The new inner disposable.
   /// - Returns: The previous inner disposable.

@@ -38,6 +38,11 @@ public final class QueueScheduler: Scheduler, SerialExecutor {
 
   /// Creates a scheduler with a new serial queue.
   ///
+  /// ```swift
+  /// let images = QueueScheduler(name: "images", qos: .utility)
+  /// let io = QueueScheduler(name: "io", targetQueue: .global())  // still first in, first out
+  /// ```
+  ///
   /// - Parameters:
   ///   - name: The scheduler's name and its queue's label.
   ///   - qos: The quality of service of the blocks.
@@ -133,6 +138,13 @@ public final class QueueScheduler: Scheduler, SerialExecutor {
   }
 
   /// This scheduler as the executor of an actor.
+  ///
+  /// ```swift
+  /// actor Cache {
+  ///   nonisolated let scheduler = QueueScheduler(name: "cache")
+  ///   nonisolated var unownedExecutor: UnownedSerialExecutor { scheduler.asUnownedSerialExecutor() }
+  /// }
+  /// ```
   public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
     UnownedSerialExecutor(ordinary: self)
   }

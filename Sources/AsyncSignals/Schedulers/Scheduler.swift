@@ -22,9 +22,18 @@ import Foundation
 /// - Note: ReactiveCocoa 2.5 `RACScheduler`. RAC's `NSTimeInterval` delays are `Duration`s here.
 public protocol Scheduler: AnyObject, Sendable {
   /// The scheduler's notion of the current time: the wall clock, or virtual time for a ``TestScheduler``.
+  ///
+  /// ```swift
+  /// let deadline = scheduler.now.addingTimeInterval(5)  // five seconds from now, on this clock
+  /// ```
   var now: Date { get }
 
   /// Runs `action` on this scheduler, after the blocks already scheduled.
+  ///
+  /// ```swift
+  /// let pending = scheduler.schedule { print("on the scheduler") }
+  /// pending?.dispose()  // cancels it if it has not started
+  /// ```
   ///
   /// - Parameter action: The work.
   /// - Returns: A disposable that cancels `action` if it has not started, or `nil` if this scheduler cannot
@@ -34,6 +43,10 @@ public protocol Scheduler: AnyObject, Sendable {
   func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)?
 
   /// Runs `action` on this scheduler at or after `date`, without preempting running work.
+  ///
+  /// ```swift
+  /// scheduler.schedule(after: scheduler.now.addingTimeInterval(1)) { print("a second later") }
+  /// ```
   ///
   /// - Parameters:
   ///   - date: The earliest time to run `action`, on this scheduler's clock.
@@ -45,6 +58,10 @@ public protocol Scheduler: AnyObject, Sendable {
 
   /// Runs `action` on this scheduler once `delay` has passed.
   ///
+  /// ```swift
+  /// scheduler.schedule(afterDelay: .milliseconds(250)) { print("a quarter of a second later") }
+  /// ```
+  ///
   /// - Parameters:
   ///   - delay: How long to wait; a negative delay counts as zero.
   ///   - action: The work.
@@ -54,6 +71,13 @@ public protocol Scheduler: AnyObject, Sendable {
   func schedule(afterDelay delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)?
 
   /// Runs `action` at `date` and then every `interval` until the returned disposable is disposed.
+  ///
+  /// ```swift
+  /// let heartbeat = scheduler.schedule(after: scheduler.now, repeatingEvery: .seconds(30), leeway: .seconds(1)) {
+  ///   print("ping")
+  /// }
+  /// heartbeat?.dispose()  // stops the repetition
+  /// ```
   ///
   /// - Parameters:
   ///   - date: The time of the first run.
@@ -136,6 +160,10 @@ extension Scheduler {
 
 extension Scheduler where Self == ImmediateScheduler {
   /// The scheduler that runs blocks at once, on the calling thread: ``ImmediateScheduler/shared``.
+  ///
+  /// ```swift
+  /// MemoizedSequence([1, 2, 3]).signal(on: .immediate).subscribeNext { print($0) }  // 1, 2, 3, at once
+  /// ```
   public static var immediate: ImmediateScheduler { .shared }
 }
 
@@ -145,16 +173,28 @@ extension Scheduler where Self == QueueScheduler {
   /// On Linux, code on the main queue may run on a thread other than the process's first one once
   /// `dispatchMain()` has been called (Swift Testing does); "main" here always means the main queue.
   ///
+  /// ```swift
+  /// results.deliver(on: .main).subscribeNext { print("on the main queue:", $0) }
+  /// ```
+  ///
   /// - Note: ReactiveCocoa 2.5 `+mainThreadScheduler`.
   public static var main: QueueScheduler { QueueScheduler.mainQueueScheduler }
 }
 
 extension Scheduler where Self == SubscriptionScheduler {
   /// The scheduler that subscriptions run on: ``SubscriptionScheduler/shared``.
+  ///
+  /// ```swift
+  /// let safely = work.subscribe(on: .subscription)  // at once on a scheduler, else in the background
+  /// ```
   public static var subscription: SubscriptionScheduler { .shared }
 }
 
 /// Where schedulers meet the calling thread.
+///
+/// ```swift
+/// if Schedulers.current == nil { print("not inside a scheduler's block, nor on the main queue") }
+/// ```
 ///
 /// - Note: ReactiveCocoa 2.5 `+[RACScheduler currentScheduler]`. Swift cannot declare a static property
 ///   that is read through a protocol's name, so it lives here rather than on ``Scheduler``.

@@ -63,6 +63,11 @@ public final class TestScheduler: Scheduler {
 
   /// Creates a test scheduler whose clock reads `startDate`.
   ///
+  /// ```swift
+  /// let scheduler = TestScheduler(startDate: Date(timeIntervalSince1970: 0))
+  /// print(scheduler.now.timeIntervalSince1970)  // 0.0
+  /// ```
+  ///
   /// - Parameter startDate: The virtual time at the start.
   public init(startDate: Date = Date(timeIntervalSinceReferenceDate: 0)) {
     start = startDate
@@ -74,6 +79,13 @@ public final class TestScheduler: Scheduler {
   }
 
   /// The number of blocks scheduled and not yet run or disposed.
+  ///
+  /// ```swift
+  /// let tick = scheduler.schedule(afterDelay: .seconds(1)) {}
+  /// print(scheduler.scheduledCount)  // 1
+  /// tick?.dispose()
+  /// print(scheduler.scheduledCount)  // 0
+  /// ```
   public var scheduledCount: Int {
     state.withLock { $0.items.count }
   }
@@ -115,6 +127,11 @@ public final class TestScheduler: Scheduler {
   }
 
   /// Runs the work due at the current virtual time, including work it schedules for that time.
+  ///
+  /// ```swift
+  /// scheduler.schedule { print("due now") }
+  /// scheduler.advance()  // prints "due now"; the clock has not moved
+  /// ```
   public func advance() {
     advance(by: .zero)
   }
@@ -122,6 +139,12 @@ public final class TestScheduler: Scheduler {
   /// Moves the clock forward by `interval`, running the work that falls due, in order.
   ///
   /// The clock reads each block's time while the block runs, and the target time afterwards.
+  ///
+  /// ```swift
+  /// scheduler.schedule(afterDelay: .seconds(2)) { print("two seconds") }
+  /// scheduler.advance(by: .seconds(1))  // nothing yet
+  /// scheduler.advance(by: .seconds(1))  // two seconds
+  /// ```
   ///
   /// - Parameter interval: How far to move the clock; must not be negative.
   public func advance(by interval: Duration) {
@@ -131,6 +154,10 @@ public final class TestScheduler: Scheduler {
   }
 
   /// Moves the clock forward to `date`, running the work that falls due, in order.
+  ///
+  /// ```swift
+  /// scheduler.advance(to: scheduler.now.addingTimeInterval(60))  // runs the next minute's work
+  /// ```
   ///
   /// - Parameter date: The new virtual time; must not be earlier than ``now``.
   public func advance(to date: Date) {
@@ -144,6 +171,11 @@ public final class TestScheduler: Scheduler {
   /// Runs scheduled work, moving the clock as it goes, until nothing is left.
   ///
   /// It does not return while repeating work is scheduled, as RAC's `-stepAll` did not.
+  ///
+  /// ```swift
+  /// scheduler.schedule(afterDelay: .seconds(10)) { print("later") }
+  /// scheduler.run()  // later; the clock now reads 10 s on
+  /// ```
   public func run() {
     runWork { _ in .max }
   }

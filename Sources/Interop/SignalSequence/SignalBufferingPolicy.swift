@@ -18,9 +18,21 @@
 ///   returned to the sender. ReactiveCocoa 2.5 has no pull side and so no equivalent.
 public enum SignalBufferingPolicy: Sendable, Hashable {
   /// Keeps every value until it is consumed. The default.
+  ///
+  /// ```swift
+  /// for await message in messages.values(bufferingPolicy: .unbounded) { await handle(message) }
+  /// ```
   case unbounded
   /// Keeps at most `limit` values: when full, drops the oldest buffered value to make room for the new one.
+  ///
+  /// ```swift
+  /// for await position in location.values(bufferingPolicy: .bufferingNewest(1)) { await render(position) }
+  /// ```
   case bufferingNewest(Int)
   /// Keeps at most `limit` values: when full, drops the value that just arrived.
+  ///
+  /// ```swift
+  /// for await line in log.values(bufferingPolicy: .bufferingOldest(100)) { await write(line) }
+  /// ```
   case bufferingOldest(Int)
 }

@@ -65,6 +65,11 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
 
   /// Creates an iterator. It subscribes to the signal at its first call to `next()`.
   ///
+  /// ```swift
+  /// var iterator = ticks.values.makeAsyncIterator()
+  /// let first = await iterator.next()  // subscribes now
+  /// ```
+  ///
   /// - Returns: A new iterator, with a subscription and buffer of its own.
   public func makeAsyncIterator() -> Iterator {
     Iterator(

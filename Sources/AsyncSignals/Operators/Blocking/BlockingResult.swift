@@ -20,24 +20,40 @@ public enum BlockingResult<Success, Failure: Error> {
   case timedOut
 
   /// The result of ``success(_:)``, otherwise `nil`.
+  ///
+  /// ```swift
+  /// let values = numbers.toArray(timeout: .seconds(1)).value  // [Int]?, nil on failure or timeout
+  /// ```
   public var value: Success? {
     if case .success(let value) = self { return value }
     return nil
   }
 
   /// The failure of ``failure(_:)``, otherwise `nil`.
+  ///
+  /// ```swift
+  /// if let error = upload.waitUntilCompleted(timeout: .seconds(30)).failure { print("failed:", error) }
+  /// ```
   public var failure: Failure? {
     if case .failure(let error) = self { return error }
     return nil
   }
 
   /// Whether the wait timed out.
+  ///
+  /// ```swift
+  /// if answer.first(timeout: .seconds(2)).isTimedOut { print("no answer within 2 s") }
+  /// ```
   public var isTimedOut: Bool {
     if case .timedOut = self { return true }
     return false
   }
 
   /// The outcome as a `Result`, or `nil` if the wait timed out.
+  ///
+  /// ```swift
+  /// let user = try users.first(timeout: .seconds(5)).result?.get()  // throws the typed failure
+  /// ```
   public var result: Result<Success, Failure>? {
     switch self {
     case .success(let value): return .success(value)

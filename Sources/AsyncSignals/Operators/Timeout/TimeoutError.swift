@@ -7,6 +7,10 @@
 /// - Note: ReactiveCocoa 2.5 `RACSignalErrorTimedOut` in `RACSignalErrorDomain`.
 public struct TimeoutError: Error, Hashable, Sendable, CustomStringConvertible {
   /// Creates the timeout failure.
+  ///
+  /// ```swift
+  /// let timedOut = Signal<Data, TimeoutError>.error(TimeoutError())
+  /// ```
   @inlinable
   public init() {}
 

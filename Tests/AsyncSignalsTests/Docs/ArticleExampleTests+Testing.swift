@@ -1,0 +1,64 @@
+import AsyncSignals
+import Foundation
+import Testing
+
+private func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+  DocConsole.shared.print(items, separator: separator)
+}
+
+// MARK: Testing.md
+
+extension ArticleExampleTests {
+  @Test("Testing: scheduled work runs when the virtual clock reaches its time, not a nanosecond earlier")
+  func testingAdvance() {
+    let scheduler = TestScheduler()
+    scheduler.schedule(afterDelay: .seconds(1)) { print("one second") }
+    scheduler.advance(by: .milliseconds(999))  // nothing yet
+    scheduler.advance(by: .milliseconds(1))  // one second
+    print(scheduler.now == Date(timeIntervalSinceReferenceDate: 1))
+    // one second, true
+    #expect(console.lines == ["one second", "true"])
+  }
+
+  @Test("Testing: throttle sends the latest keystroke of a burst once it has stayed the latest for 300 ms")
+  func testingThrottle() {
+    let scheduler = TestScheduler()
+    let keystrokes = Subject<String, Never>()
+    let searches = ObservableValue<[String]>([])
+    keystrokes.throttle(.milliseconds(300), on: scheduler).subscribeNext { searches.value.append($0) }
+
+    keystrokes.sendNext("s")
+    scheduler.advance(by: .milliseconds(100))
+    keystrokes.sendNext("sw")
+    scheduler.advance(by: .milliseconds(299))
+    #expect(searches.value == [])  // "sw" has not been the latest for 300 ms yet
+    scheduler.advance(by: .milliseconds(1))
+    #expect(searches.value == ["sw"])  // of the burst, the latest wins
+  }
+
+  @Test("Testing: timeout fails at exactly five seconds and disposes its source")
+  func testingTimeout() {
+    let scheduler = TestScheduler()
+    let reply = Subject<String, Never>()
+    let failures = ObservableValue<[TimeoutError]>([])
+    reply.timeout(.seconds(5), on: scheduler).subscribeError { failures.value.append($0) }
+
+    scheduler.advance(by: .milliseconds(4_999))
+    #expect(failures.value.isEmpty)
+    scheduler.advance(by: .milliseconds(1))
+    #expect(failures.value.count == 1)
+    #expect(reply.subscriberCount == 0)  // the timeout disposed its source
+    #expect(scheduler.scheduledCount == 0)
+  }
+
+  @Test("Testing: work due at the same instant runs in scheduling order, plain work included")
+  func testingSameInstant() {
+    let scheduler = TestScheduler()
+    scheduler.schedule(after: scheduler.now) { print("dated work, scheduled first") }
+    scheduler.schedule { print("plain work, scheduled second") }
+    scheduler.advance()
+    // dated work, scheduled first
+    // plain work, scheduled second
+    #expect(console.lines == ["dated work, scheduled first", "plain work, scheduled second"])
+  }
+}
