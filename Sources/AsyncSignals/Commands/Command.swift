@@ -67,7 +67,9 @@ public final class Command<Input: Sendable, Output: Sendable, Failure: Error>: S
   ///
   /// It is `false` while the enabled signal's latest value is `false`, and, unless
   /// ``allowsConcurrentExecution``, while an execution is in flight. Its first value is sampled when the
-  /// command is created.
+  /// command is created. Unless ``allowsConcurrentExecution``, it is never `true` at the same time as
+  /// ``executing``: when an execution starts it turns `false` before `executing` turns `true`, and when the last
+  /// one ends it turns `true` after `executing` has turned `false`.
   ///
   /// ```swift
   /// save.enabled.subscribeNext { button.isEnabled = $0 }

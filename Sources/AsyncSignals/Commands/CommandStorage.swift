@@ -81,16 +81,28 @@ struct CommandState<Output: Sendable, Failure: Error>: Sendable {
   }
 
   /// Queues `executing` and `enabled` if they differ from what was last queued (RAC's `distinctUntilChanged`).
+  ///
+  /// A change to `false` is queued before a change to `true`, so that an observer of both never sees them true
+  /// together when executions may not overlap: `enabled` falls before `executing` rises, and `executing` falls
+  /// before `enabled` rises. (RAC 2.5 delivered the two independently, `executing` first, so in between a
+  /// starting command looked both running and enabled.)
   private mutating func publishChanges() -> Int {
+    let executing = activeExecutions > 0
+    let enabled = isEnabled
     var count = 0
-    if publishedExecuting != (activeExecutions > 0) {
-      publishedExecuting.toggle()
-      effects.append(.executing(publishedExecuting))
+    if publishedEnabled && !enabled {
+      publishedEnabled = false
+      effects.append(.enabled(false))
       count += 1
     }
-    if publishedEnabled != isEnabled {
-      publishedEnabled.toggle()
-      effects.append(.enabled(publishedEnabled))
+    if publishedExecuting != executing {
+      publishedExecuting = executing
+      effects.append(.executing(executing))
+      count += 1
+    }
+    if !publishedEnabled && enabled {
+      publishedEnabled = true
+      effects.append(.enabled(true))
       count += 1
     }
     return count

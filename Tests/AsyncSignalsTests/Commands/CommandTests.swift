@@ -79,6 +79,21 @@ struct CommandTests {
     #expect(enabled.values == [true])
   }
 
+  @Test("without concurrent execution, executing and enabled are never both true: enabled falls first, rises last")
+  func executingAndEnabledNeverBothTrue() {
+    let scheduler = TestScheduler()
+    let command = Command(scheduler: scheduler, execute: delayedWork(scheduler))
+    let log = Locked<[String]>([])
+    command.executing.subscribeNext { log.append("executing \($0)") }
+    command.enabled.subscribeNext { log.append("enabled \($0)") }
+    _ = command.execute(1)
+    scheduler.run()
+    #expect(
+      log.value == [
+        "executing false", "enabled true", "enabled false", "executing true", "executing false", "enabled true",
+      ])
+  }
+
   @Test("setting allowsConcurrentExecution during an execution re-enables the command")
   func toggleConcurrency() {
     let scheduler = TestScheduler()
@@ -210,3 +225,4 @@ struct CommandTests {
     #expect(runs.value == 1)
   }
 }
+
