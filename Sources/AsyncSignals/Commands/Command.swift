@@ -169,7 +169,9 @@ public final class Command<Input: Sendable, Output: Sendable, Failure: Error>: S
       if event.isTerminating { storage.update { $0.finishedExecution(failure: event.failure) } }
       return .proceed
     }
-    storage.scheduler.schedule { work.subscribe(execution) }
+    // Queued as an effect, not scheduled directly: it must follow the `executing` and `enabled` values decided
+    // before it, even those another thread decided first and scheduled later.
+    storage.update { $0.startWork { work.subscribe(execution) } }
     return AnonymousSignal { observer in
       execution.attach { event in observer(event.mapError(CommandError.failed)) }
     }

@@ -2,11 +2,12 @@
 //
 // Every decision (may an execution start? has `executing` or `enabled` changed?) is made under the command's
 // state lock, from the immediate state, as RAC's `immediateEnabled` and `immediateExecuting` are. What the
-// decision produces — a new `executing` or `enabled` value, an execution signal, an error — is an effect,
-// queued in order under the same lock. Each queued effect schedules one block on the command's scheduler, and
-// each block performs the OLDEST queued effect; so the effects are delivered in the order they were decided,
-// even when two threads schedule their blocks in the other order. The scheduler (the main one by default) is
-// where RAC's `deliverOn:` put them. Nothing is called while the lock is held.
+// decision produces — a new `executing` or `enabled` value, an execution signal, an error, the subscription to
+// an execution's work — is an effect, queued in order under the same lock. Each queued effect schedules one
+// block on the command's scheduler, and each block performs the OLDEST queued effect; so the effects are
+// delivered in the order they were decided, even when two threads schedule their blocks in the other order.
+// The scheduler (the main one by default) is where RAC's `deliverOn:` put them. Nothing is called while the lock
+// is held.
 
 /// What a command's state produces, in order.
 enum CommandEffect<Output: Sendable, Failure: Error>: Sendable {
@@ -14,6 +15,8 @@ enum CommandEffect<Output: Sendable, Failure: Error>: Sendable {
   case enabled(Bool)
   case execution(Signal<Output, Never>)
   case error(Failure)
+  /// Subscribe to an execution's work, once the effects decided before it have been delivered.
+  case work(@Sendable () -> Void)
   /// The command went away: complete its signals.
   case finish
 }
@@ -73,6 +76,12 @@ struct CommandState<Output: Sendable, Failure: Error>: Sendable {
   mutating func setAllowsConcurrentExecution(_ value: Bool) -> Int {
     allowsConcurrentExecution = value
     return publishChanges()
+  }
+
+  /// Queues the subscription to an execution's work, behind every effect decided so far.
+  mutating func startWork(_ subscribe: @escaping @Sendable () -> Void) -> Int {
+    effects.append(.work(subscribe))
+    return 1
   }
 
   mutating func finish() -> Int {
@@ -151,6 +160,7 @@ final class CommandStorage<Output: Sendable, Failure: Error>: Sendable {
     case .enabled(let value): enabled.sendNext(value)
     case .execution(let signal): executionSignals.sendNext(signal)
     case .error(let failure): errors.sendNext(failure)
+    case .work(let subscribe): subscribe()
     case .finish:
       executing.sendCompleted()
       enabled.sendCompleted()
