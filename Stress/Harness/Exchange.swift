@@ -50,20 +50,27 @@ final class Mailbox<Item: Sendable>: @unchecked Sendable {
 /// from ThreadSanitizer a library that fails to).
 final class Slots<Value: Sendable>: @unchecked Sendable {
   // guarded by: `published` — slot `i` is written once, by the one publishing thread, before the release store
-  // that makes `published` exceed `i`; readers read a slot only below the count they loaded (acquiring).
-  private var slots: [Value?]
+  // that makes `published` exceed `i`; readers read a slot only below the count they loaded (acquiring). The
+  // slots are raw memory, not a Swift array: writing one element of an array is an access to the whole array.
+  private let slots: UnsafeMutablePointer<Value?>
+  let capacity: Int
   private let published = Atomic<Int>(0)
 
   init(capacity: Int) {
-    slots = Array(repeating: nil, count: capacity)
+    self.capacity = capacity
+    slots = .allocate(capacity: capacity)
+    slots.initialize(repeating: nil, count: capacity)
   }
 
-  var capacity: Int { slots.count }
+  deinit {
+    slots.deinitialize(count: capacity)
+    slots.deallocate()
+  }
 
   /// Publishes the next value. Only one thread may publish.
   func publish(_ value: Value) {
     let index = published.load(ordering: .relaxed)
-    precondition(index < slots.count, "Slots: more values published than the capacity")
+    precondition(index < capacity, "Slots: more values published than the capacity")
     slots[index] = value
     published.store(index + 1, ordering: .releasing)
   }

@@ -15,5 +15,10 @@ let allScenarios: [any Scenario] = [
   SubscriptionSchedulingRace(),
   ConcatRace(),
   SubjectEchoRace(),
+  CombineLatestRace(),
+  MergeRace(),
+  MergeForeignLockRace(),
+  FlattenRace(),
+  SwitchToLatestRace(),
   ZipCrossFeedRace(),
 ]
