@@ -20,5 +20,11 @@ let allScenarios: [any Scenario] = [
   MergeForeignLockRace(),
   FlattenRace(),
   SwitchToLatestRace(),
+  ReplaySubjectRace(),
+  ReplayDisposeRace(),
+  ConnectRace(),
+  AutoconnectRace(),
+  ZipReplayTakeRace(),
+  CommandRace(),
   ZipCrossFeedRace(),
 ]
