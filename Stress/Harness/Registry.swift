@@ -26,5 +26,9 @@ let allScenarios: [any Scenario] = [
   AutoconnectRace(),
   ZipReplayTakeRace(),
   CommandRace(),
+  ForAwaitRace(),
+  BufferingRace(),
+  TimeoutRace(),
+  DeliverOnRace(),
   ZipCrossFeedRace(),
 ]
