@@ -91,7 +91,8 @@ struct ReplayDisposeRace: Scenario {
         _ = background ? subject.subscribeNext(replayer) : subject.subscribe(replayer)
         iteration.count(1)
       case 1:
-        while !replaying.isSet { random.dawdle(1) }
+        // On odd iterations the replay may reach its tenth value before subscribeNext has even returned.
+        while !replaying.isSet || replayer.disposable.count == 0 { random.dawdle(1) }
         older.disposable[0].dispose()
         olderDisposeReturned.value = clock.tick()
         replayer.disposable[0].dispose()
