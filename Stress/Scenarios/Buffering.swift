@@ -85,9 +85,9 @@ struct BufferingRace: Scenario {
       delivered.count + drops.count == order.count && Set(delivered).isDisjoint(with: drops)
         && Set(delivered).union(drops) == Set(order), Self.partition,
       "\(delivered.count) delivered + \(drops.count) dropped, \(order.count) sent (policy \(policy))")
-    let where_ = positions(of: order)
+    let positionInOrder = positions(of: order)
     for (name, list) in [("delivered", delivered), ("dropped", drops)] {
-      let indices = list.map { where_[$0] ?? -1 }
+      let indices = list.map { positionInOrder[$0] ?? -1 }
       if indices.contains(-1) || zip(indices, indices.dropFirst()).contains(where: { $0 >= $1 }) {
         iteration.fail(Self.order, "the \(name) values are out of the subject's order (policy \(policy))")
       }

@@ -123,10 +123,10 @@ struct ForAwaitRace: Scenario {
       }
     }
     drainBackgroundScheduler(iteration)
-    let outcomes_ = outcomes.value
+    let finalOutcomes = outcomes.value
     for loop in 0..<loops {
       iteration.check(ends[loop].value == 1, Self.endsOnce, "loop \(loop) ended \(ends[loop].value) times")
-      guard let outcome = outcomes_[loop] else { continue }
+      guard let outcome = finalOutcomes[loop] else { continue }
       let (sentCount, failure) = sent.value[loop] ?? (0, nil)
       let wasCancelled = cancelled.value.contains(loop)
       // `toArray()` throws its failure and drops the values.

@@ -127,14 +127,14 @@ struct ReplaySubjectRace: Scenario {
     sent[-1] = Send(issued: 0, returned: 0)  // a behaviour subject's initial value, there before anything
     reference.checkDelivery(iteration, "the reference subscriber")
     let order = reference.values
-    let where_ = positions(of: order)
+    let positionInOrder = positions(of: order)
     for subscription in subscriptions.flatMap(\.value) {
       check(
-        subscription, order: order, positions: where_, sent: sent, capacity: subject.capacity,
+        subscription, order: order, positions: positionInOrder, sent: sent, capacity: subject.capacity,
         attachesAtOnce: !background, iteration)
     }
     for list in reads.map(\.value) {
-      let indices = list.map { where_[$0] ?? -1 }
+      let indices = list.map { positionInOrder[$0] ?? -1 }
       iteration.check(
         !indices.contains(-1) && zip(indices, indices.dropFirst()).allSatisfy { $0 <= $1 }, Self.current,
         "values read, as positions in the subject's order: \(indices)")
