@@ -13,7 +13,7 @@ let package = Package(
     .target(name: "AsyncSignals"),
     .target(name: "AsyncSignalsInterop", dependencies: ["AsyncSignals"], path: "Sources/Interop"),
     // Hammers the lock-protected parts from many threads: `swift run --sanitize=thread Stress`.
-    .executableTarget(name: "Stress", dependencies: ["AsyncSignals"], path: "Stress"),
+    .executableTarget(name: "Stress", dependencies: ["AsyncSignals", "AsyncSignalsInterop"], path: "Stress"),
     .testTarget(name: "AsyncSignalsTests", dependencies: ["AsyncSignals"]),
     .testTarget(
       name: "AsyncSignalsInteropTests", dependencies: ["AsyncSignalsInterop", "AsyncSignals"]),

@@ -4,7 +4,7 @@
 # that a TSan report does fail the run: `--sabotage data-race` writes to one variable from every thread
 # without a lock, and the run must stop with TSan's exit status, 66.
 #
-#   Scripts/stress-ci.sh            # 2 s per scenario (about 30 s, plus the build)
+#   Scripts/stress-ci.sh            # 2 s per scenario (about a minute, plus the build)
 #   STRESS_SECONDS=5 Scripts/stress-ci.sh
 #
 # The TSan build has its own scratch path, so that it does not overwrite (and force a rebuild of) the plain

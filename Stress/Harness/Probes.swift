@@ -28,6 +28,10 @@ final class Tally: Sendable {
   @discardableResult
   func increment() -> Int { count.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue }
 
+  /// Subtracts one; returns the new count.
+  @discardableResult
+  func decrement() -> Int { count.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue }
+
   var value: Int { count.load(ordering: .acquiring) }
 }
 

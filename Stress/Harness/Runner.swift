@@ -208,14 +208,21 @@ enum StressCommand {
   }
 
   static func listing(_ scenarios: [any Scenario]) -> String {
-    scenarios.map { scenario in
-      var lines = ["\(scenario.name): \(scenario.race)"]
-      if let knownFailure = scenario.knownFailure {
-        lines.append("  KNOWN FAILURE, run only when named: \(knownFailure)")
-      }
-      lines += scenario.invariants.map { "  - \($0)" }
-      lines.append("  sabotage: \(scenario.sabotage)")
-      return lines.joined(separator: "\n")
-    }.joined(separator: "\n")
+    let names = Set(scenarios.map(\.name))
+    return scenarioFamilies.compactMap { family, members in
+      let listed = members.filter { names.contains($0.name) }
+      guard !listed.isEmpty else { return nil }
+      return (["== \(family)"] + listed.map(describe)).joined(separator: "\n")
+    }.joined(separator: "\n\n")
+  }
+
+  private static func describe(_ scenario: any Scenario) -> String {
+    var lines = ["\(scenario.name): \(scenario.race)"]
+    if let knownFailure = scenario.knownFailure {
+      lines.append("  KNOWN FAILURE, run only when named: \(knownFailure)")
+    }
+    lines += scenario.invariants.map { "  - \($0)" }
+    lines.append("  sabotage: \(scenario.sabotage)")
+    return lines.joined(separator: "\n")
   }
 }

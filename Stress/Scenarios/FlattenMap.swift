@@ -1,5 +1,4 @@
 import AsyncSignals
-import Foundation
 
 /// `flattenMap` (RAC's `bind`, merging) with inner signals fed from several threads.
 ///
@@ -109,28 +108,5 @@ struct FlattenMapRace: Scenario {
         recorder.isCompleted && recorder.terminals == 1, Self.completion,
         "after \(values.count) of \(innerCount * perInner) values: \(String(describing: recorder.events.last))")
     }
-  }
-}
-
-/// A blocking first-in, first-out queue between harness threads.
-final class Mailbox<Item: Sendable>: @unchecked Sendable {
-  // guarded by: `condition`
-  private let condition = NSCondition()
-  private var items: [Item] = []
-
-  init() {}
-
-  func post(_ item: Item, count: Int = 1) {
-    condition.lock()
-    items.append(contentsOf: repeatElement(item, count: count))
-    condition.broadcast()
-    condition.unlock()
-  }
-
-  func take() -> Item {
-    condition.lock()
-    defer { condition.unlock() }
-    while items.isEmpty { condition.wait() }
-    return items.removeFirst()
   }
 }

@@ -1,5 +1,4 @@
 import AsyncSignals
-import Foundation
 
 /// Subscribing with no current scheduler, which schedules the `create` body on the background scheduler
 /// (guarantee 5), racing disposal of the subscription.
@@ -60,7 +59,11 @@ struct SubscriptionSchedulingRace: Scenario {
       }
       iteration.count(2 * rounds)
     }
-    drainBackground(iteration)
+    if sabotaged {
+      BrokenScheduledSubscription.queue.sync {}
+    } else {
+      drainBackgroundScheduler(iteration)
+    }
     for attempt in attempts.flatMap(\.value) {
       attempt.recorder.checkDelivery(iteration)
       let runs = attempt.runs.value
@@ -75,31 +78,6 @@ struct SubscriptionSchedulingRace: Scenario {
       for value in attempt.recorder.values where value > disposeReturned {
         iteration.fail(Self.afterDispose, "value sent at \(value) arrived; dispose returned at \(disposeReturned)")
       }
-    }
-  }
-
-  /// Waits until the background scheduler has run (or skipped) every body scheduled so far: it is a serial
-  /// queue, so a body scheduled now runs after them.
-  private func drainBackground(_ iteration: Iteration) {
-    if iteration.isSabotaged {
-      BrokenScheduledSubscription.queue.sync {}
-      return
-    }
-    iteration.race(withCurrentScheduler: false) { thread, _ in
-      guard thread == 0 else { return }
-      let ran = NSCondition()
-      let done = Flag()
-      let subscription = Signal<Int, StressFailure>.create { _ in
-        ran.lock()
-        done.set()
-        ran.broadcast()
-        ran.unlock()
-        return nil
-      }.subscribeNext({ _ in }, error: { _ in })
-      ran.lock()
-      while !done.isSet { ran.wait() }
-      ran.unlock()
-      subscription.dispose()
     }
   }
 }

@@ -63,11 +63,12 @@ struct OptionsTests {
     #expect(try StressCommand.select(Options.parse(["--scenario", known[0]])).get().map(\.name) == [known[0]])
   }
 
-  @Test("--list names every scenario with its invariants and its sabotage")
+  @Test("--list names every scenario, by family, with its invariants and its sabotage")
   func listing() {
     let lines = LockedLines()
     #expect(StressCommand.main(["--list"], console: lines.console) == 0)
     let text = lines.text
+    for (family, _) in scenarioFamilies { #expect(text.contains("== \(family)")) }
     for scenario in allScenarios {
       #expect(text.contains("\(scenario.name): \(scenario.race)"))
       for invariant in scenario.invariants { #expect(text.contains("  - \(invariant)")) }

@@ -8,8 +8,11 @@ import Testing
 /// are short and seeded; they take turns, so that each has the two cores to itself.
 @Suite("Stress self-check", .serialized)
 struct SelfCheckTests {
+  /// The scenarios whose broken twin deadlocks: the watchdog ends the process, so they run as exit tests.
+  static let deadlockTwins = ["ZipReentrant", "MergeForeignLock", "ZipReplayTake"]
+
   static let sabotageable = allScenarios.filter {
-    $0.knownFailure == nil && !["ZipReentrant", "SubjectEcho"].contains($0.name)
+    $0.knownFailure == nil && !deadlockTwins.contains($0.name) && $0.name != "SubjectEcho"
   }.map(\.name)
 
   @Test(
@@ -82,18 +85,19 @@ struct SelfCheckTests {
     #expect(output.contains("DEADLOCK"))  // the table is printed before the process ends
   }
 
-  @Test("RAC's lock-holding zip fails ZipReentrant: a deadlock, or an invariant broken before it")
-  func lockHoldingZip() async {
-    let result = await #expect(processExitsWith: .exitCode(1), observing: [\.standardErrorContent]) {
+  @Test(
+    "a twin that deadlocks (RAC's lock-holding zip, a blocking merge…) fails its scenario, or breaks an invariant first",
+    arguments: deadlockTwins)
+  func deadlockTwinIsCaught(name: String) async throws {
+    let scenario = try #require(allScenarios.first { $0.name == name })
+    let result = await #expect(processExitsWith: .exitCode(1), observing: [\.standardErrorContent]) { [name] in
       exit(
         StressCommand.main([
-          "--scenario", "ZipReentrant", "--sabotage", "ZipReentrant", "--watchdog", "2", "--seed", "1", "--seconds", "20",
-          "--quiet",
+          "--scenario", name, "--sabotage", name, "--watchdog", "2", "--seed", "1", "--seconds", "20", "--quiet",
         ]))
     }
     let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    let invariants = ZipReentrantRace().invariants
-    #expect(invariants.contains { errors.contains("VIOLATION [ZipReentrant] \($0): ") }, "\(errors)")
+    #expect(scenario.invariants.contains { errors.contains("VIOLATION [\(name)] \($0): ") }, "\(errors)")
   }
 
   @Test("the table lists each scenario and the totals; zero violations means exit status 0")

@@ -67,7 +67,9 @@ public final class Command<Input: Sendable, Output: Sendable, Failure: Error>: S
   ///
   /// It is `false` while the enabled signal's latest value is `false`, and, unless
   /// ``allowsConcurrentExecution``, while an execution is in flight. Its first value is sampled when the
-  /// command is created.
+  /// command is created. Unless ``allowsConcurrentExecution``, it is never `true` at the same time as
+  /// ``executing``: when an execution starts it turns `false` before `executing` turns `true`, and when the last
+  /// one ends it turns `true` after `executing` has turned `false`.
   ///
   /// ```swift
   /// save.enabled.subscribeNext { button.isEnabled = $0 }
@@ -167,7 +169,9 @@ public final class Command<Input: Sendable, Output: Sendable, Failure: Error>: S
       if event.isTerminating { storage.update { $0.finishedExecution(failure: event.failure) } }
       return .proceed
     }
-    storage.scheduler.schedule { work.subscribe(execution) }
+    // Queued as an effect, not scheduled directly: it must follow the `executing` and `enabled` values decided
+    // before it, even those another thread decided first and scheduled later.
+    storage.update { $0.startWork { work.subscribe(execution) } }
     return AnonymousSignal { observer in
       execution.attach { event in observer(event.mapError(CommandError.failed)) }
     }

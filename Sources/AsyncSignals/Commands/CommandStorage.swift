@@ -2,11 +2,12 @@
 //
 // Every decision (may an execution start? has `executing` or `enabled` changed?) is made under the command's
 // state lock, from the immediate state, as RAC's `immediateEnabled` and `immediateExecuting` are. What the
-// decision produces — a new `executing` or `enabled` value, an execution signal, an error — is an effect,
-// queued in order under the same lock. Each queued effect schedules one block on the command's scheduler, and
-// each block performs the OLDEST queued effect; so the effects are delivered in the order they were decided,
-// even when two threads schedule their blocks in the other order. The scheduler (the main one by default) is
-// where RAC's `deliverOn:` put them. Nothing is called while the lock is held.
+// decision produces — a new `executing` or `enabled` value, an execution signal, an error, the subscription to
+// an execution's work — is an effect, queued in order under the same lock. Each queued effect schedules one
+// block on the command's scheduler, and each block performs the OLDEST queued effect; so the effects are
+// delivered in the order they were decided, even when two threads schedule their blocks in the other order.
+// The scheduler (the main one by default) is where RAC's `deliverOn:` put them. Nothing is called while the lock
+// is held.
 
 /// What a command's state produces, in order.
 enum CommandEffect<Output: Sendable, Failure: Error>: Sendable {
@@ -14,6 +15,8 @@ enum CommandEffect<Output: Sendable, Failure: Error>: Sendable {
   case enabled(Bool)
   case execution(Signal<Output, Never>)
   case error(Failure)
+  /// Subscribe to an execution's work, once the effects decided before it have been delivered.
+  case work(@Sendable () -> Void)
   /// The command went away: complete its signals.
   case finish
 }
@@ -75,22 +78,40 @@ struct CommandState<Output: Sendable, Failure: Error>: Sendable {
     return publishChanges()
   }
 
+  /// Queues the subscription to an execution's work, behind every effect decided so far.
+  mutating func startWork(_ subscribe: @escaping @Sendable () -> Void) -> Int {
+    effects.append(.work(subscribe))
+    return 1
+  }
+
   mutating func finish() -> Int {
     effects.append(.finish)
     return 1
   }
 
   /// Queues `executing` and `enabled` if they differ from what was last queued (RAC's `distinctUntilChanged`).
+  ///
+  /// A change to `false` is queued before a change to `true`, so that an observer of both never sees them true
+  /// together when executions may not overlap: `enabled` falls before `executing` rises, and `executing` falls
+  /// before `enabled` rises. (RAC 2.5 delivered the two independently, `executing` first, so in between a
+  /// starting command looked both running and enabled.)
   private mutating func publishChanges() -> Int {
+    let executing = activeExecutions > 0
+    let enabled = isEnabled
     var count = 0
-    if publishedExecuting != (activeExecutions > 0) {
-      publishedExecuting.toggle()
-      effects.append(.executing(publishedExecuting))
+    if publishedEnabled && !enabled {
+      publishedEnabled = false
+      effects.append(.enabled(false))
       count += 1
     }
-    if publishedEnabled != isEnabled {
-      publishedEnabled.toggle()
-      effects.append(.enabled(publishedEnabled))
+    if publishedExecuting != executing {
+      publishedExecuting = executing
+      effects.append(.executing(executing))
+      count += 1
+    }
+    if !publishedEnabled && enabled {
+      publishedEnabled = true
+      effects.append(.enabled(true))
       count += 1
     }
     return count
@@ -139,6 +160,7 @@ final class CommandStorage<Output: Sendable, Failure: Error>: Sendable {
     case .enabled(let value): enabled.sendNext(value)
     case .execution(let signal): executionSignals.sendNext(signal)
     case .error(let failure): errors.sendNext(failure)
+    case .work(let subscribe): subscribe()
     case .finish:
       executing.sendCompleted()
       enabled.sendCompleted()

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Testing
 
 @testable import AsyncSignals
@@ -77,6 +78,47 @@ struct CommandTests {
     #expect(second.events == [.next(20), .completed])
     #expect(executing.values == [false, true, false])
     #expect(enabled.values == [true])
+  }
+
+  @Test("without concurrent execution, executing and enabled are never both true: enabled falls first, rises last")
+  func executingAndEnabledNeverBothTrue() {
+    let scheduler = TestScheduler()
+    let command = Command(scheduler: scheduler, execute: delayedWork(scheduler))
+    let log = Locked<[String]>([])
+    command.executing.subscribeNext { log.append("executing \($0)") }
+    command.enabled.subscribeNext { log.append("enabled \($0)") }
+    _ = command.execute(1)
+    scheduler.run()
+    #expect(
+      log.value == [
+        "executing false", "enabled true", "enabled false", "executing true", "executing false", "enabled true",
+      ])
+  }
+
+  @Test("the work starts after executing turned true, even if effects decided earlier were scheduled later")
+  func workStartsAfterExecuting() {
+    let scheduler = InterposingScheduler()
+    let log = Locked<[String]>([])
+    let first = Locked<(any Subscriber<Int, TestError>)?>(nil)
+    let command = Command<Int, Int, TestError>(scheduler: scheduler) { input in
+      Signal.create { subscriber in
+        log.append("work \(input)")
+        if input == 1 { first.value = subscriber }
+        return nil
+      }
+    }
+    command.executing.subscribeNext { log.append("executing \($0)") }
+    _ = command.execute(1)
+    scheduler.base.run()
+    // Execution 1 ends. Between that decision and the scheduling of its effects, execution 2 starts, as another
+    // thread may: its blocks are scheduled first, but must still deliver in the order decided.
+    scheduler.beforeNextSchedule.value = { _ = command.execute(2) }
+    first.value?.sendCompleted()
+    scheduler.base.run()
+    #expect(
+      log.value == [
+        "executing false", "executing true", "work 1", "executing false", "executing true", "work 2",
+      ])
   }
 
   @Test("setting allowsConcurrentExecution during an execution re-enables the command")
@@ -208,5 +250,33 @@ struct CommandTests {
     scheduler.run()
     #expect(rejected.value == 7)
     #expect(runs.value == 1)
+  }
+}
+
+/// A `TestScheduler` that runs a hook just before its next `schedule(_:)`: a test's way to act between a decision
+/// and the scheduling of its delivery, as another thread may.
+private final class InterposingScheduler: Scheduler {
+  let base = TestScheduler()
+  let beforeNextSchedule = Locked<(@Sendable () -> Void)?>(nil)
+
+  var now: Date { base.now }
+
+  func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+    let hook = beforeNextSchedule.withLock { hook in
+      defer { hook = nil }
+      return hook
+    }
+    hook?()
+    return base.schedule(action)
+  }
+
+  func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+    base.schedule(after: date, action)
+  }
+
+  func schedule(
+    after date: Date, repeatingEvery interval: Duration, leeway: Duration, _ action: @escaping @Sendable () -> Void
+  ) -> (any Disposable)? {
+    base.schedule(after: date, repeatingEvery: interval, leeway: leeway, action)
   }
 }
