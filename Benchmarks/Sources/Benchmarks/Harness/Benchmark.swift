@@ -37,9 +37,20 @@ struct Row {
   let variant: String
   /// Whether work happens on other threads too: the interposer then sees only part of the allocations.
   let threaded: Bool
+  /// Whether the row may drop values by design (a bounded buffering policy): its checksum is not compared.
+  let lossy: Bool
+  /// Whether the other rows' ratios are taken against this one (default: the first AsyncSignals row).
+  let isBaseline: Bool
+  /// A smaller size for this row only, where the library is quadratic in it (its time per operation then
+  /// grows with the size: the row is flattered, not penalised).
+  let maxSize: Int?
   let body: Body
 
-  var name: String { variant.isEmpty ? library.rawValue : "\(library.rawValue) \(variant)" }
+  var name: String {
+    let name = variant.isEmpty ? library.rawValue : "\(library.rawValue) \(variant)"
+    let capped = maxSize.map { "\(name) (n ≤ \($0))" } ?? name
+    return lossy ? capped + " (lossy)" : capped
+  }
 }
 
 /// A target from the issue, for the AsyncSignals rows of a workload.
@@ -89,18 +100,25 @@ struct Benchmark {
   }
 
   /// Adds a library's row to the workload `id`.
-  mutating func add(_ id: String, _ library: Library, variant: String = "", threaded: Bool = false, _ body: Body) {
+  mutating func add(
+    _ id: String, _ library: Library, variant: String = "", threaded: Bool = false, lossy: Bool = false,
+    isBaseline: Bool = false, maxSize: Int? = nil, _ body: Body
+  ) {
     guard let index = workloads.firstIndex(where: { $0.id == id }) else {
       preconditionFailure("Benchmark.add: no workload \(id); register it with workload(_:_:…) first")
     }
-    workloads[index].rows.append(Row(library: library, variant: variant, threaded: threaded, body: body))
+    workloads[index].rows.append(
+      Row(
+        library: library, variant: variant, threaded: threaded, lossy: lossy, isBaseline: isBaseline,
+        maxSize: maxSize, body: body))
   }
 
   /// Adds a synchronous row.
   mutating func add(
-    _ id: String, _ library: Library, variant: String = "", threaded: Bool = false, _ body: @escaping (Int) -> Int
+    _ id: String, _ library: Library, variant: String = "", threaded: Bool = false, maxSize: Int? = nil,
+    _ body: @escaping (Int) -> Int
   ) {
-    add(id, library, variant: variant, threaded: threaded, .sync(body))
+    add(id, library, variant: variant, threaded: threaded, maxSize: maxSize, .sync(body))
   }
 }
 

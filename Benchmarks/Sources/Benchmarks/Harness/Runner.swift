@@ -11,9 +11,12 @@ struct Options {
   var jsonPath: String?
   var smoke = false
   var list = false
+  var size: Int?
+  var libraries: [String] = []
 
   static let usage = """
     usage: Benchmarks [--filter TEXT[,TEXT…]] [--repetitions N] [--json PATH] [--smoke] [--list]
+                      [--size N] [--library NAME[,NAME…]]
 
       --filter TEXT     run the workloads whose id or title contains TEXT (case-insensitive); repeatable,
                         or comma-separated. `--filter B1,B4` runs B1, B10…B15 and B4*: use `B1$` for B1 alone.
@@ -22,6 +25,8 @@ struct Options {
       --smoke           tiny sizes, one repetition, no warm-up: checks that every row runs and that all
                         rows of a workload agree on the checksum (for CI; timings mean nothing)
       --list            list the workloads and exit
+      --size N          run every selected workload at size N instead of its own (for profiling)
+      --library NAME    run only the rows whose name contains NAME (for profiling; ratios need AsyncSignals)
     """
 
   static func parse(_ arguments: [String]) -> Options {
@@ -41,6 +46,11 @@ struct Options {
       case "--json": options.jsonPath = value(argument)
       case "--smoke": options.smoke = true
       case "--list": options.list = true
+      case "--size":
+        guard let size = Int(value(argument)), size >= 1 else { fail("--size needs a number ≥ 1") }
+        options.size = size
+      case "--library":
+        options.libraries += value(argument).split(separator: ",").map { String($0).lowercased() }
       case "--help", "-h":
         print(usage)
         exit(0)
@@ -94,6 +104,8 @@ struct WorkloadResult: Codable {
   let repetitions: Int
   let target: Target?
   var rows: [RowResult]
+  /// The row the ratios are taken against.
+  var baseline: String?
   var checksumsAgree = true
 }
 
@@ -132,7 +144,13 @@ extension Benchmark {
   /// of a workload disagree on their checksum (never because of a timing).
   func main(arguments: [String] = Array(CommandLine.arguments.dropFirst())) {
     let options = Options.parse(arguments)
-    let selected = workloads.filter(options.selects)
+    var selected = workloads.filter(options.selects)
+    if !options.libraries.isEmpty {
+      for index in selected.indices {
+        selected[index].rows.removeAll { row in !options.libraries.contains { row.name.lowercased().contains($0) } }
+      }
+      selected.removeAll { $0.rows.isEmpty }
+    }
     if options.list {
       for workload in workloads {
         let libraries = workload.rows.map(\.name).joined(separator: ", ")
@@ -173,12 +191,14 @@ extension Benchmark {
   }
 
   private func measure(_ workload: Workload, options: Options) -> WorkloadResult {
-    let size = options.smoke ? workload.smokeSize : workload.size
-    let operations = Double(size * workload.operationsPerItem)
+    let size = options.size ?? (options.smoke ? workload.smokeSize : workload.size)
     var results = workload.rows.map { RowResult(library: $0.library, variant: $0.variant, name: $0.name) }
+    func rowSize(_ row: Row) -> Int { min(size, row.maxSize ?? size) }
 
     func runOnce(_ index: Int) -> (checksum: Int, sample: Double, allocations: Double) {
       let row = workload.rows[index]
+      let size = rowSize(row)
+      let operations = Double(size * workload.operationsPerItem)
       let allocationsBefore = Allocations.count
       let start = DispatchTime.now().uptimeNanoseconds
       var checksum: Int
@@ -211,7 +231,8 @@ extension Benchmark {
       }
     }
 
-    let baseline = results.firstIndex { $0.library == .asyncSignals }
+    let baseline =
+      workload.rows.firstIndex { $0.isBaseline } ?? workload.rows.firstIndex { $0.library == .asyncSignals }
     for index in results.indices {
       results[index].median = median(results[index].samples)
       results[index].min = results[index].samples.min() ?? 0
@@ -227,8 +248,11 @@ extension Benchmark {
     var result = WorkloadResult(
       id: workload.id, title: workload.title, unit: workload.unit, measure: workload.measure, size: size,
       repetitions: options.repetitions, target: workload.target, rows: results)
-    let expected = workload.expected?(size) ?? results.first?.checksum
-    result.checksumsAgree = results.allSatisfy { $0.checksum == expected }
+    result.checksumsAgree = zip(workload.rows, results).allSatisfy { row, result in
+      let expected = workload.expected?(rowSize(row)) ?? results.first?.checksum
+      return row.lossy || result.checksum == expected
+    }
+    result.baseline = baseline.map { results[$0].name }
     return result
   }
 
@@ -241,7 +265,7 @@ extension Benchmark {
     }
     print("\n\(workload.id)  \(workload.title) — \(what), size \(result.size.grouped), \(result.repetitions) rep(s)")
     if let target = workload.target {
-      print("    target: \(verdict(target, result.rows))")
+      print("    target: \(verdict(target, result))")
     }
     let header =
       "    " + "library".padding(40) + "median".leftPadding(11) + "min".leftPadding(11) + "max".leftPadding(11)
@@ -262,9 +286,10 @@ extension Benchmark {
   }
 }
 
-/// Whether the best AsyncSignals row meets `target`.
-private func verdict(_ target: Target, _ rows: [RowResult]) -> String {
-  let ours = rows.filter { $0.library == .asyncSignals }.map(\.median).min()
+/// Whether the baseline AsyncSignals row meets `target`.
+private func verdict(_ target: Target, _ result: WorkloadResult) -> String {
+  let rows = result.rows
+  let ours = rows.first { $0.name == result.baseline && $0.library == .asyncSignals }?.median
   guard let relativeTo = target.relativeTo else {
     let outcome = ours.map { $0 <= target.atMost ? "met" : "MISSED" } ?? "no AsyncSignals row yet"
     return "AsyncSignals ≤ \(target.atMost.display) (\(target.note)): \(outcome)"
