@@ -108,6 +108,19 @@ struct Observer<Value, Failure: Error>: Sendable {
   }
 }
 
+extension Event {
+  /// The typed event behind a raw observer's arguments (see `RawObserver`), for observers built with
+  /// `Observer(raw:)` that want one closure context instead of the two of `Observer(_:)`.
+  @inlinable
+  init(_ kind: EventKind, _ payload: UnsafeRawPointer?) {
+    switch kind {
+    case .next: self = .next(payload.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee)
+    case .error: self = .error(payload.unsafelyUnwrapped.assumingMemoryBound(to: Failure.self).pointee)
+    case .completed: self = .completed
+    }
+  }
+}
+
 /// State that only a serially-called observer touches.
 ///
 /// Observers are called one at a time (contract 1 above), ordered by the lock of whatever delivers to them,
