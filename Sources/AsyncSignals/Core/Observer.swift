@@ -129,7 +129,9 @@ extension Event {
 @usableFromInline
 final class ObserverState<State>: @unchecked Sendable {
   // guarded by: the delivery lock that serialises calls to the observer owning this box (contract 1).
-  @usableFromInline var value: State
+  // No dynamic exclusivity check: that serialisation already rules out overlapping accesses, and the check
+  // (swift_beginAccess, compiled into the module that inlines the operator) costs more than the operator's work.
+  @exclusivity(unchecked) @usableFromInline var value: State
 
   @inlinable
   init(_ value: State) {
