@@ -9,6 +9,7 @@ struct Options {
   var filters: [String] = []
   var repetitions = 5
   var jsonPath: String?
+  var markdownPath: String?
   var smoke = false
   var list = false
   var size: Int?
@@ -16,12 +17,13 @@ struct Options {
 
   static let usage = """
     usage: Benchmarks [--filter TEXT[,TEXT…]] [--repetitions N] [--json PATH] [--smoke] [--list]
-                      [--size N] [--library NAME[,NAME…]]
+                      [--markdown PATH] [--size N] [--library NAME[,NAME…]]
 
       --filter TEXT     run the workloads whose id or title contains TEXT (case-insensitive); repeatable,
                         or comma-separated. `--filter B1,B4` runs B1, B10…B15 and B4*: use `B1$` for B1 alone.
       --repetitions N   timed repetitions of every row, after one warm-up run (default 5, at least 1)
       --json PATH       also write the results as JSON to PATH
+      --markdown PATH   also write the results as Markdown tables to PATH (for README.md)
       --smoke           tiny sizes, one repetition, no warm-up: checks that every row runs and that all
                         rows of a workload agree on the checksum (for CI; timings mean nothing)
       --list            list the workloads and exit
@@ -44,6 +46,7 @@ struct Options {
         guard let count = Int(value(argument)), count >= 1 else { fail("--repetitions needs a number ≥ 1") }
         options.repetitions = count
       case "--json": options.jsonPath = value(argument)
+      case "--markdown": options.markdownPath = value(argument)
       case "--smoke": options.smoke = true
       case "--list": options.list = true
       case "--size":
@@ -52,7 +55,7 @@ struct Options {
       case "--library":
         options.libraries += value(argument).split(separator: ",").map { String($0).lowercased() }
       case "--help", "-h":
-        print(usage)
+        emit(usage)
         exit(0)
       default: fail("unknown argument \(argument)")
       }
@@ -154,31 +157,38 @@ extension Benchmark {
     if options.list {
       for workload in workloads {
         let libraries = workload.rows.map(\.name).joined(separator: ", ")
-        print("\(workload.id.padding(5))\(workload.title)  [\(libraries)]")
+        emit("\(workload.id.padding(5))\(workload.title)  [\(libraries)]")
       }
       return
     }
     if selected.isEmpty { fail("no workload matches \(options.filters)") }
 
     var run = RunResult(machine: .current(), smoke: options.smoke)
-    print(
+    emit(
       "AsyncSignals benchmarks: \(run.machine.cpus) CPUs, \(run.machine.cpuModel), load average "
         + "\(run.machine.loadAverageAtStart); \(options.smoke ? "SMOKE (tiny sizes, timings mean nothing)" : "release"), "
         + "\(options.repetitions) repetition(s)\(options.smoke ? "" : " after a warm-up")")
-    if !Allocations.isAvailable { print("(allocation counts unavailable on this platform)") }
+    if !Allocations.isAvailable { emit("(allocation counts unavailable on this platform)") }
     for workload in selected {
       let result = measure(workload, options: options)
       printTable(workload, result)
       run.workloads.append(result)
     }
     run.machine.loadAverageAtEnd = Machine.loadAverage()
-    print("\nload average at the end: \(run.machine.loadAverageAtEnd)")
+    emit("\nload average at the end: \(run.machine.loadAverageAtEnd)")
 
     if let path = options.jsonPath {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
       do {
         try encoder.encode(run).write(to: URL(fileURLWithPath: path))
+      } catch {
+        fail("cannot write \(path): \(error)")
+      }
+    }
+    if let path = options.markdownPath {
+      do {
+        try Data(markdown(run).utf8).write(to: URL(fileURLWithPath: path))
       } catch {
         fail("cannot write \(path): \(error)")
       }
@@ -263,27 +273,57 @@ extension Benchmark {
     case .allocations: what = "allocations per \(workload.unit)"
     case .bytes: what = "bytes per \(workload.unit)"
     }
-    print("\n\(workload.id)  \(workload.title) — \(what), size \(result.size.grouped), \(result.repetitions) rep(s)")
+    emit("\n\(workload.id)  \(workload.title) — \(what), size \(result.size.grouped), \(result.repetitions) rep(s)")
     if let target = workload.target {
-      print("    target: \(verdict(target, result))")
+      emit("    target: \(verdict(target, result))")
     }
     let header =
       "    " + "library".padding(40) + "median".leftPadding(11) + "min".leftPadding(11) + "max".leftPadding(11)
       + "× AsyncSignals".leftPadding(16) + "allocs/op".leftPadding(12)
-    print(header)
+    emit(header)
     for row in result.rows {
       let ratio = row.ratioToAsyncSignals.map { String(format: "%.2f", $0) } ?? "—"
       let allocations = row.medianAllocationsPerOperation.map { String(format: "%.2f", $0) } ?? "—"
-      print(
+      emit(
         "    " + row.name.padding(40) + row.median.display.leftPadding(11) + row.min.display.leftPadding(11)
           + row.max.display.leftPadding(11) + ratio.leftPadding(16) + allocations.leftPadding(12))
     }
     if !result.checksumsAgree {
       let sums = result.rows.map { "\($0.name)=\($0.checksum.map(String.init) ?? "nil")" }.joined(separator: ", ")
       let expected = workload.expected.map { " (expected \($0(result.size)))" } ?? ""
-      print("    CHECKSUMS DISAGREE\(expected): \(sums)")
+      emit("    CHECKSUMS DISAGREE\(expected): \(sums)")
     }
   }
+}
+
+/// The results as Markdown: one table per workload.
+private func markdown(_ run: RunResult) -> String {
+  let machine = run.machine
+  var lines = [
+    "\(machine.cpus) CPUs, \(machine.cpuModel); load average \(machine.loadAverageAtStart) at the start and "
+      + "\(machine.loadAverageAtEnd) at the end; \(machine.date).", "",
+  ]
+  for workload in run.workloads {
+    let what: String
+    switch workload.measure {
+    case .time: what = "ns per \(workload.unit)"
+    case .allocations: what = "allocations per \(workload.unit)"
+    case .bytes: what = "bytes per \(workload.unit)"
+    }
+    lines.append("**\(workload.id)** \(workload.title) — \(what), n = \(workload.size.grouped)")
+    if let target = workload.target { lines.append("(target: \(verdict(target, workload)))") }
+    lines.append("")
+    lines.append("| library | median | min | max | × AsyncSignals | allocs/op |")
+    lines.append("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for row in workload.rows {
+      let ratio = row.ratioToAsyncSignals.map { String(format: "%.2f", $0) } ?? "—"
+      let allocations = row.medianAllocationsPerOperation.map { String(format: "%.2f", $0) } ?? "—"
+      lines.append(
+        "| \(row.name) | \(row.median.display) | \(row.min.display) | \(row.max.display) | \(ratio) | \(allocations) |")
+    }
+    lines.append("")
+  }
+  return lines.joined(separator: "\n")
 }
 
 /// Whether the baseline AsyncSignals row meets `target`.
@@ -340,4 +380,9 @@ extension Int {
     }
     return self < 0 ? "-" + result : result
   }
+}
+
+/// Writes a line to standard output at once (unbuffered), so that a long run shows its tables as they come.
+func emit(_ line: String = "") {
+  FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
