@@ -89,7 +89,7 @@ class SinkCore: Disposable, @unchecked Sendable {
   final func deliver(_ kind: EventKind, _ payload: UnsafeRawPointer?) {
     let (ended, released) = deliverLocked(kind, payload)
     // Freed here, after unlocking: whatever the observer captured may call out from its deinitialiser.
-    withExtendedLifetime(released) {}
+    drop(released)
     if ended {
       dispose()
     } else if state.pointee.disposed.load(ordering: .sequentiallyConsistent) {
@@ -129,8 +129,14 @@ class SinkCore: Disposable, @unchecked Sendable {
     state.pointee.observer = nil
     RecursiveLockPrimitive.unlock(&state.pointee.delivery)
     // Freed here, after unlocking: whatever the observer captured may call out from its deinitialiser.
-    withExtendedLifetime(released) {}
+    drop(released)
   }
+
+  /// Releases an observer taken out under the delivery lock, where the caller says: after unlocking. Not
+  /// `withExtendedLifetime`, whose generic parameter re-abstracts the closure into a newly allocated thunk
+  /// just to release it (an allocation at the end of every subscription).
+  @inline(__always)
+  private final func drop(_ observer: consuming RawObserver?) {}
 
   // MARK: Disposable
 
