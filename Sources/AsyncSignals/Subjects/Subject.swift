@@ -107,16 +107,18 @@ public final class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failu
 @usableFromInline
 struct SubjectState: Sendable {
   /// A terminal event without its static types.
+  @usableFromInline
   enum Terminal: Sendable {
     case completed
     case failed(any Error)
   }
 
   @usableFromInline var subscribers = SubscriberList()
-  var terminal: Terminal?
+  @usableFromInline var terminal: Terminal?
   var upstream = DisposableBag()
 
-  @usableFromInline
+  /// Inlinable: `sendNext` reads it under the lock on every send.
+  @inlinable
   var isTerminated: Bool { terminal != nil }
 
   init() {}
