@@ -19,9 +19,9 @@ import Glibc
 extension Benchmark {
   mutating func addForAwaitInteropBenchmarks() {
     let policies: [(variant: String, policy: SignalBufferingPolicy?)] = [
-      ("values (unbounded, the default)", nil),
-      ("values(bufferingPolicy: .bufferingNewest(1024))", .bufferingNewest(1024)),
-      ("values(bufferingPolicy: .bufferingOldest(1024))", .bufferingOldest(1024)),
+      ("values (unbounded, default)", nil),
+      ("values(.bufferingNewest(1024))", .bufferingNewest(1024)),
+      ("values(.bufferingOldest(1024))", .bufferingOldest(1024)),
     ]
     for (variant, policy) in policies {
       add(
