@@ -203,14 +203,26 @@ final class Sink<Value: Sendable, Failure: Error>: SinkCore, Subscriber, @unchec
     super.init(observer.raw, owner: owner)
   }
 
+  // Reached through `any Subscriber`'s witness table, so this is the unspecialised generic code, where the
+  // optimiser leaves `withUnsafePointer(to:)` as a call to a generic stdlib function taking a closure (about 3 ns
+  // per event, with its context and thunks). An inout-to-pointer argument gives a copy's address with no closure.
+
   @usableFromInline
   func sendNext(_ value: Value) {
-    withUnsafePointer(to: value) { deliver(.next, UnsafeRawPointer($0)) }
+    var value = value
+    deliver(.next, &value)
   }
 
   @usableFromInline
   func sendError(_ error: Failure) {
-    withUnsafePointer(to: error) { deliver(.error, UnsafeRawPointer($0)) }
+    var error = error
+    deliver(.error, &error)
+  }
+
+  /// `deliver(_:_:)` with a typed payload, so that callers can pass `&value`; the pointer is valid for the call.
+  @inline(__always)
+  final func deliver<Payload>(_ kind: EventKind, _ payload: UnsafeMutablePointer<Payload>) {
+    deliver(kind, UnsafeRawPointer(payload))
   }
 
   @usableFromInline
