@@ -18,6 +18,7 @@ benchmark.addForAwaitBenchmarks()  // B13 (raw AsyncStream, AsyncChannel, by-han
 // B13: Pending/ForAwaitInterop.swift — benchmark.addForAwaitInteropBenchmarks()
 benchmark.addSubscriptionMemoryBenchmarks()  // B14
 benchmark.addAllocationCountBenchmarks()  // B15, B15b
+benchmark.addConcatBenchmarks()  // B16 (concat: a target of the issue without a row in its table)
 
 // A `create` body runs at once only where a scheduler is current (guarantee 5): in an app, on the main queue.
 // The benchmark thread makes the immediate scheduler current instead, so that subscribing is synchronous and
