@@ -29,6 +29,15 @@ import Musl
 // after unlocking and, if it is set, retries the release with `tryLock`. The disposer's `exchange` comes
 // before its `tryLock`, and a holder's unlock comes before its check, so whichever of them is last to touch
 // the lock sees the flag and finds the lock free.
+//
+// Delivery calls the observer without retaining it. The observer lives in an `ObserverBox` (a `let` in a
+// class, which a call can borrow) that the sink holds through one unmanaged reference, so an event costs no
+// retain/release pair. The hazard is a nested delivery: a callback that sends a terminal event into its own
+// subscription, or disposes it, must not free the observer whose call is still on the stack below it. So the
+// sink counts the deliveries in progress (`depth`, under the delivery lock, which only their thread can hold),
+// and the observer is dropped only at depth zero: by the outermost delivery once its call has returned, or by
+// `releaseObserver` when no delivery is in progress. Calls stay impossible after the end, as before: every
+// delivery checks `terminated` and `disposed` first.
 
 /// Everything a sink guards, in one allocation at a stable address: the locks, the flag and the state.
 /// Not generic: the delivery path never needs generic metadata (see Core/Observer.swift).
@@ -40,14 +49,26 @@ struct SinkState: ~Copyable {
   var childrenLock = PlatformLock()
   /// Set once, by the first `dispose()`; read lock-free on every delivery.
   let disposed = Atomic<Bool>(false)
-  var observer: RawObserver?  // guarded by: `delivery`
+  /// The sink's one reference to its observer's box, or `nil` once dropped. guarded by: `delivery`
+  var observer: Unmanaged<ObserverBox>?
+  /// Deliveries in progress, counting nested ones; the observer is dropped only at zero. guarded by: `delivery`
+  var depth = 0
   var terminated = false  // guarded by: `delivery`
   var children = DisposableBag()  // guarded by: `childrenLock`
   /// The sink's place in its owner's `SubscriberList`. guarded by: the owner's lock.
   var ownerIndex = -1
 
   init(observer: @escaping RawObserver) {
-    self.observer = observer
+    self.observer = .passRetained(ObserverBox(observer))
+  }
+}
+
+/// A sink's observer, immutable in a class of its own so that delivery can call it without retaining it.
+final class ObserverBox: Sendable {
+  let raw: RawObserver
+
+  init(_ raw: @escaping RawObserver) {
+    self.raw = raw
   }
 }
 
@@ -76,6 +97,7 @@ class SinkCore: Disposable, @unchecked Sendable {
   }
 
   deinit {
+    state.pointee.observer?.release()
     RecursiveLockPrimitive.tearDown(&state.pointee.delivery)
     LockPrimitive.tearDown(&state.pointee.childrenLock)
     state.deinitialize(count: 1)
@@ -89,7 +111,7 @@ class SinkCore: Disposable, @unchecked Sendable {
   final func deliver(_ kind: EventKind, _ payload: UnsafeRawPointer?) {
     let (ended, released) = deliverLocked(kind, payload)
     // Freed here, after unlocking: whatever the observer captured may call out from its deinitialiser.
-    withExtendedLifetime(released) {}
+    released?.release()
     if ended {
       dispose()
     } else if state.pointee.disposed.load(ordering: .sequentiallyConsistent) {
@@ -101,35 +123,46 @@ class SinkCore: Disposable, @unchecked Sendable {
   /// Delivers under the delivery lock. Returns whether the subscription has just ended, and the observer it
   /// dropped if so.
   private final func deliverLocked(_ kind: EventKind, _ payload: UnsafeRawPointer?) -> (
-    ended: Bool, released: RawObserver?
+    ended: Bool, released: Unmanaged<ObserverBox>?
   ) {
     RecursiveLockPrimitive.lock(&state.pointee.delivery)
     defer { RecursiveLockPrimitive.unlock(&state.pointee.delivery) }
     guard !state.pointee.terminated, !state.pointee.disposed.load(ordering: .acquiring),
       let observer = state.pointee.observer
     else { return (false, nil) }
+    let ended: Bool
+    state.pointee.depth += 1
     if kind != .next {
       // Recorded before the callback, so that anything the callback sends back is dropped.
       state.pointee.terminated = true
-      _ = observer(kind, payload)
-      state.pointee.observer = nil
-      return (true, observer)
+      _ = observer._withUnsafeGuaranteedRef { $0.raw(kind, payload) }
+      ended = true
+    } else {
+      // A re-entrant terminal event may have ended the subscription during the callback.
+      ended = observer._withUnsafeGuaranteedRef { $0.raw(kind, payload) } == .stop && !state.pointee.terminated
+      if ended { state.pointee.terminated = true }
     }
-    // A re-entrant terminal event may have ended the subscription during the callback.
-    guard observer(kind, payload) == .stop, !state.pointee.terminated else { return (false, nil) }
-    state.pointee.terminated = true
+    state.pointee.depth -= 1
+    // Only the outermost delivery drops the observer: a nested one returns into a call of it.
+    guard state.pointee.depth == 0,
+      state.pointee.terminated || state.pointee.disposed.load(ordering: .acquiring)
+    else { return (ended, nil) }
     state.pointee.observer = nil
-    return (true, observer)
+    return (ended, observer)
   }
 
-  /// Drops the observer if no other thread is delivering; otherwise that thread drops it when it leaves.
+  /// Drops the observer if no delivery is in progress; otherwise the delivery drops it when it leaves: the one
+  /// on another thread (which holds the lock), or the outermost one on this thread (`depth` is not zero).
   private final func releaseObserver() {
     guard RecursiveLockPrimitive.tryLock(&state.pointee.delivery) else { return }
-    let released = state.pointee.observer
-    state.pointee.observer = nil
+    var released: Unmanaged<ObserverBox>?
+    if state.pointee.depth == 0 {
+      released = state.pointee.observer
+      state.pointee.observer = nil
+    }
     RecursiveLockPrimitive.unlock(&state.pointee.delivery)
     // Freed here, after unlocking: whatever the observer captured may call out from its deinitialiser.
-    withExtendedLifetime(released) {}
+    released?.release()
   }
 
   // MARK: Disposable
@@ -170,14 +203,26 @@ final class Sink<Value: Sendable, Failure: Error>: SinkCore, Subscriber, @unchec
     super.init(observer.raw, owner: owner)
   }
 
+  // Reached through `any Subscriber`'s witness table, so this is the unspecialised generic code, where the
+  // optimiser leaves `withUnsafePointer(to:)` as a call to a generic stdlib function taking a closure (about 3 ns
+  // per event, with its context and thunks). An inout-to-pointer argument gives a copy's address with no closure.
+
   @usableFromInline
   func sendNext(_ value: Value) {
-    withUnsafePointer(to: value) { deliver(.next, UnsafeRawPointer($0)) }
+    var value = value
+    deliver(.next, &value)
   }
 
   @usableFromInline
   func sendError(_ error: Failure) {
-    withUnsafePointer(to: error) { deliver(.error, UnsafeRawPointer($0)) }
+    var error = error
+    deliver(.error, &error)
+  }
+
+  /// `deliver(_:_:)` with a typed payload, so that callers can pass `&value`; the pointer is valid for the call.
+  @inline(__always)
+  final func deliver<Payload>(_ kind: EventKind, _ payload: UnsafeMutablePointer<Payload>) {
+    deliver(kind, UnsafeRawPointer(payload))
   }
 
   @usableFromInline

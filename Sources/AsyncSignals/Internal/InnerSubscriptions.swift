@@ -3,8 +3,9 @@
 @usableFromInline
 final class InnerSubscription: @unchecked Sendable {
   // guarded by: the state lock of the operator that owns it; only `InnerSubscriptions` touches the fields.
-  @usableFromInline var index = -1
-  @usableFromInline var disposable: (any Disposable)?
+  // No dynamic exclusivity check: the lock already rules out overlapping accesses (see `ObserverState`).
+  @exclusivity(unchecked) @usableFromInline var index = -1
+  @exclusivity(unchecked) @usableFromInline var disposable: (any Disposable)?
 
   @inlinable
   init() {}

@@ -19,11 +19,12 @@ extension Signal {
   @inlinable
   public func doNext(_ action: @escaping @Sendable (Value) -> Void) -> Signal<Value, Failure> {
     AnonymousSignal(nameSource: derivedName("doNext")) { observer in
+      // One raw closure that calls `action` itself, as `map` does (a helper would add a closure per event).
       self.attach(
-        .passing(to: observer) { value in
-          action(value)
-          return true
-        })
+        Observer(raw: { kind, payload in
+          if kind == .next { action(payload.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee) }
+          return observer.raw(kind, payload)
+        }))
     }
   }
 

@@ -23,15 +23,6 @@ struct BindState<Output: Sendable, Failure: Error>: SourceOperatorState, Sendabl
     return true
   }
 
-  @inlinable
-  mutating func attachedInner(_ inner: InnerSubscription, _ disposable: any Disposable) -> Teardown<
-    Output, Failure
-  > {
-    var teardown = Teardown<Output, Failure>()
-    if !inners.attached(inner, disposable) { teardown.dispose(disposable) }
-    return teardown
-  }
-
   /// The source completed, or the step ended the binding.
   @inlinable
   mutating func sourceFinished() -> Teardown<Output, Failure> {
@@ -80,7 +71,9 @@ final class BindStorage<Value: Sendable, Output: Sendable, Failure: Error>: Disp
     // the user's disposable keeps alive: it is released with that observer when the source subscription ends
     // (guarantee 8).
     let step = ObserverState(step)
-    let subscription = source.attach { event in storage.receivedFromSource(event, step: step) }
+    // `Observer(raw:)` capturing the storage directly: one closure context, where `attach { … }` makes two.
+    let subscription = source.attach(
+      Observer(raw: { kind, payload in storage.receivedFromSource(Event(kind, payload), step: step) }))
     storage.state.handle { $0.attachedSource(subscription) }
     return storage
   }
@@ -122,8 +115,17 @@ final class BindStorage<Value: Sendable, Output: Sendable, Failure: Error>: Disp
   func subscribe(to signal: Signal<Output, Failure>) -> Bool {
     let inner = InnerSubscription()
     guard state.withLock({ $0.admit(inner) }) else { return false }
-    let subscription = signal.attach { event in self.received(event, from: inner) }
-    return state.handle { $0.attachedInner(inner, subscription) } == .proceed
+    // One closure context per inner subscription (see `attach(source:step:observer:)`).
+    let subscription = signal.attach(
+      Observer(raw: { kind, payload in self.received(Event(kind, payload), from: inner) }))
+    // Recorded without a `Teardown`, whose array would cost an allocation per spliced signal: one that has
+    // already ended (as `return` has) is no longer a member, and its disposable is disposed here. Nothing is
+    // queued by this step, so there is nothing to deliver.
+    let (attached, open) = state.withLock { state in
+      (state.inners.attached(inner, subscription), !state.outbox.isClosed)
+    }
+    if !attached { subscription.dispose() }
+    return open
   }
 
   @inlinable

@@ -100,13 +100,20 @@ final class CombiningStorage<Machine: CombiningStateMachine>: Disposable {
     at index: Int, _ signal: Signal<Value, Machine.Failure>,
     store: @escaping @Sendable (inout Machine.Buffers, Value) -> Void
   ) -> Bool {
-    let subscription = signal.attach { event in
-      switch event {
-      case .next(let value): self.state.handle { $0.receivedValue(at: index) { store(&$0, value) } }
-      case .error(let error): self.state.handle { $0.finish(.error(error)) }
-      case .completed: self.state.handle { $0.inputCompleted(at: index) }
-      }
-    }
+    // `Observer(raw:)` capturing what it needs directly: one closure context, where `attach { … }` makes two.
+    let subscription = signal.attach(
+      Observer(raw: { kind, payload in
+        switch kind {
+        case .next:
+          let value = payload.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee
+          return self.state.handle { $0.receivedValue(at: index) { store(&$0, value) } }
+        case .error:
+          let error = payload.unsafelyUnwrapped.assumingMemoryBound(to: Machine.Failure.self).pointee
+          return self.state.handle { $0.finish(.error(error)) }
+        case .completed:
+          return self.state.handle { $0.inputCompleted(at: index) }
+        }
+      }))
     return state.handle { $0.attachedInput(at: index, subscription) } == .proceed
   }
 

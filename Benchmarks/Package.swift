@@ -1,0 +1,34 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// The benchmarks of AsyncSignals against other Swift reactive and async libraries (issue 8).
+//
+// A separate package, so that the library itself keeps zero dependencies. Every library is its own module, as a
+// user gets it, and the workloads live in the `Benchmarks` executable: what crosses the module boundary (and
+// whether it is specialised there) is measured as it is in an app.
+//
+//   swift run -c release --package-path Benchmarks Benchmarks            # the full run
+//   swift run -c release --package-path Benchmarks Benchmarks --smoke    # tiny sizes, for CI
+let package = Package(
+  name: "AsyncSignalsBenchmarks",
+  dependencies: [
+    .package(name: "AsyncSignals", path: ".."),
+    .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+    .package(url: "https://github.com/apple/swift-async-algorithms", exact: "1.1.4"),
+  ],
+  targets: [
+    .executableTarget(
+      name: "Benchmarks",
+      dependencies: [
+        .product(name: "AsyncSignals", package: "AsyncSignals"),
+        .product(name: "AsyncSignalsInterop", package: "AsyncSignals"),
+        .product(name: "OpenCombine", package: "OpenCombine"),
+        .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+        "AllocationCounter",
+      ]
+    ),
+    // A malloc interposer (Linux): counts the allocations of the calling thread, and their bytes on request.
+    .target(name: "AllocationCounter"),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,56 @@
+import AsyncSignals
+import OpenCombine
+
+// B10: subscribe + dispose churn on a cold single-value signal, made once and subscribed to n times.
+//
+// AsyncSignals `return`: the library's single-value signal (delivers synchronously when a scheduler is
+// current, as it is on the benchmark thread — see main.swift). AsyncSignals `create`: the same through a
+// `create` body, which pays for the serial-delivery sink. OpenCombine: `Just`.
+
+extension Benchmark {
+  mutating func addSubscribeDisposeBenchmarks() {
+    workload(
+      "B10", "subscribe + dispose churn on a cold single-value signal", unit: "subscription", size: 1_000_000,
+      target: Target(atMost: 80, note: "subscribe + dispose"), expected: { $0 })
+
+    add("B10", .floor) { n in
+      let sum = Accumulator()
+      for _ in 0..<n {
+        let subscriber: (Int) -> Void = opaque { sum.add($0) }
+        subscriber(1)
+      }
+      return sum.value
+    }
+    add("B10", .asyncSignals, variant: "return") { n in
+      let sum = Accumulator()
+      let signal = Signal<Int, Never>.return(1)
+      for _ in 0..<n {
+        let subscription = signal.subscribeNext { sum.add($0) }
+        subscription.dispose()
+      }
+      return sum.value
+    }
+    add("B10", .asyncSignals, variant: "create") { n in
+      let sum = Accumulator()
+      let signal = Signal<Int, Never>.create { subscriber in
+        subscriber.sendNext(1)
+        subscriber.sendCompleted()
+        return nil
+      }
+      for _ in 0..<n {
+        let subscription = signal.subscribeNext { sum.add($0) }
+        subscription.dispose()
+      }
+      return sum.value
+    }
+    add("B10", .openCombine, variant: "Just") { n in
+      let sum = Accumulator()
+      let publisher = Just(1)
+      for _ in 0..<n {
+        let subscription = publisher.sink { sum.add($0) }
+        subscription.cancel()
+      }
+      return sum.value
+    }
+  }
+}
