@@ -1,6 +1,3 @@
-// PENDING (excluded from the build, see README.md beside this file): needs `Signal.combineLatest(_:_:_:…)` from
-// the combining operators' branch. Enable with `benchmark.addCombineLatestBenchmarks()` in main.swift.
-
 import AsyncSignals
 
 // B8: combineLatest of 4, nested 7 deep: each level combines the level below with three single-value signals

@@ -1,7 +1,3 @@
-// PENDING (excluded from the build, see README.md beside this file): needs the AsyncSignalsInterop module
-// (`signal.values`, `values(bufferingPolicy:)`). Enable with `benchmark.addForAwaitInteropBenchmarks()` in
-// main.swift, after `addForAwaitBenchmarks()`, and add the AsyncSignalsInterop product to Package.swift.
-
 import AsyncSignals
 import AsyncSignalsInterop
 

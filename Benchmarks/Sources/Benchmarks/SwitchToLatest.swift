@@ -1,6 +1,3 @@
-// PENDING (excluded from the build, see README.md beside this file): needs `switchToLatest()` from the
-// combining operators' branch. Enable with `benchmark.addSwitchToLatestBenchmarks()` in main.swift.
-
 import AsyncSignals
 import OpenCombine
 

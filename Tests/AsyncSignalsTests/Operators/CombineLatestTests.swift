@@ -262,3 +262,21 @@ struct CombineLatestTests {
     #expect(recorder.events == [.error(TestError(code: 4))])
   }
 }
+
+@MainActor
+@Suite("combineLatest of five and six signals")
+struct WideCombineLatestTests {
+  @Test("five and six signals combine into flat tuples, and any one of them sending gives one new tuple")
+  func wideArities() {
+    let subjects = (0..<6).map { _ in Subject<Int, Never>() }
+    let five = EventRecorder(Signal.combineLatest(subjects[0], subjects[1], subjects[2], subjects[3], subjects[4]))
+    let six = EventRecorder(
+      Signal.combineLatest(subjects[0], subjects[1], subjects[2], subjects[3], subjects[4], subjects[5]))
+    for (index, subject) in subjects.enumerated() { subject.sendNext(index) }
+    subjects[2].sendNext(20)
+    #expect(five.values.map { [$0, $1, $2, $3, $4] } == [[0, 1, 2, 3, 4], [0, 1, 20, 3, 4]])
+    #expect(six.values.map { [$0, $1, $2, $3, $4, $5] } == [[0, 1, 2, 3, 4, 5], [0, 1, 20, 3, 4, 5]])
+    for subject in subjects { subject.sendCompleted() }
+    #expect(five.isCompleted && six.isCompleted)
+  }
+}

@@ -242,3 +242,17 @@ struct ZipTests {
     #expect(EventRecorder(zipped).events == [.next([1]), .completed])
   }
 }
+
+@MainActor
+@Suite("zip of five and six signals")
+struct WideZipTests {
+  @Test("five and six signals zip into flat tuples in argument order, as RAC's pairwise fold does")
+  func wideArities() {
+    let letters = Signal<String, Never>.return("a")
+    let five = EventRecorder(Signal.zip(letters, .return(1), .return(2.5), .return(true), .return("e")))
+    #expect(five.values.map { "\($0)-\($1)-\($2)-\($3)-\($4)" } == ["a-1-2.5-true-e"])
+    #expect(five.isCompleted)
+    let six = EventRecorder(Signal.zip(letters, .return(1), .return(2), .return(3), .return(4), .return(5)))
+    #expect(six.values.map { [$1, $2, $3, $4, $5] } == [[1, 2, 3, 4, 5]])
+  }
+}

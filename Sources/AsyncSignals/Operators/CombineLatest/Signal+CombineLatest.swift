@@ -22,35 +22,165 @@ extension Signal {
     }
   }
 
-  /// Combines the latest values of two or more signals of any types into flat tuples, whenever any of them
-  /// sends.
+  /// Combines the latest values of 2 signals of any types into flat tuples, whenever any of them sends.
   ///
-  /// The rules of ``combineLatest(with:)`` at any arity: nothing is sent until every signal has sent a value;
-  /// the result completes when every signal has completed and fails with the first failure; ending or
-  /// disposing it disposes every subscription. The signals are subscribed to in argument order.
+  /// The rules of ``combineLatest(with:)``: nothing is sent until every signal has sent a value; the result
+  /// completes when every signal has completed, fails with the first failure, and disposes every subscription
+  /// when it ends or is disposed. The signals are subscribed to in argument order.
   ///
   /// ```swift
-  /// let form = Signal.combineLatest(name, email, accepted)  // Signal<(String, String, Bool), Never>
-  /// let canSubmit = form.map { name, email, accepted in !name.isEmpty && email.contains("@") && accepted }
+  /// let fullName = Signal.combineLatest(firstName, lastName).map { "\($0) \($1)" }
   /// ```
   ///
   /// - Parameters:
-  ///   - first: The signal whose latest value comes first in each tuple.
-  ///   - second: The signal whose latest value comes second.
-  ///   - rest: Any further signals, in tuple order.
-  /// - Returns: A signal of flat tuples, one element per signal.
+  ///   - first: The signal whose values come first in each tuple.
+  ///   - second: The signal whose values come second.
+  /// - Returns: A signal of 2-tuples.
   /// - Note: ReactiveCocoa 2.5 `+combineLatest:` over signals of different types, typed: RAC's `RACTuple`
-  ///   becomes a Swift tuple, and RAC's `+combineLatest:reduce:` and `-reduceEach:` become a ``map(_:)`` on the
-  ///   tuple. RAC folds the signals pairwise; here one operator serves all of them. Built on parameter packs,
-  ///   so there is no limit on the arity.
+  ///   becomes a Swift tuple, and `+combineLatest:reduce:` and `-reduceEach:` become a ``map(_:)`` on it. As in
+  ///   RAC, a fold of pairwise ``combineLatest(with:)``, which specialises in the caller's module. For more
+  ///   signals of one type, ``combineLatest(_:)``.
   @inlinable
-  public static func combineLatest<Second: Sendable, each Rest: Sendable>(
-    _ first: Signal<Value, Failure>, _ second: Signal<Second, Failure>, _ rest: repeat Signal<each Rest, Failure>
-  ) -> Signal<(Value, Second, repeat each Rest), Failure> {
-    let rest = (repeat each rest)
-    return AnonymousSignal { observer in
-      CombiningStorage<CombineLatestStateMachine<PackBuffers<Value, Second, repeat each Rest>, Failure>>.attach(
-        first, second, repeat each rest, observer: observer)
+  public static func combineLatest<Second: Sendable>(
+    _ first: Signal<Value, Failure>,
+    _ second: Signal<Second, Failure>
+  ) -> Signal<(Value, Second), Failure> {
+    first.combineLatest(with: second)
+  }
+
+  /// Combines the latest values of 3 signals of any types into flat tuples, whenever any of them sends.
+  ///
+  /// The rules of ``combineLatest(with:)``: nothing is sent until every signal has sent a value; the result
+  /// completes when every signal has completed, fails with the first failure, and disposes every subscription
+  /// when it ends or is disposed. The signals are subscribed to in argument order.
+  ///
+  /// ```swift
+  /// let canSubmit = Signal.combineLatest(name, email, accepted).map { !$0.isEmpty && $1.contains("@") && $2 }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - first: The signal whose values come first in each tuple.
+  ///   - second: The signal whose values come second.
+  ///   - third: The signal whose values come third.
+  /// - Returns: A signal of 3-tuples.
+  /// - Note: ReactiveCocoa 2.5 `+combineLatest:` over signals of different types, typed: RAC's `RACTuple`
+  ///   becomes a Swift tuple, and `+combineLatest:reduce:` and `-reduceEach:` become a ``map(_:)`` on it. As in
+  ///   RAC, a fold of pairwise ``combineLatest(with:)``, which specialises in the caller's module. For more
+  ///   signals of one type, ``combineLatest(_:)``.
+  @inlinable
+  public static func combineLatest<Second: Sendable, Third: Sendable>(
+    _ first: Signal<Value, Failure>,
+    _ second: Signal<Second, Failure>,
+    _ third: Signal<Third, Failure>
+  ) -> Signal<(Value, Second, Third), Failure> {
+    first.combineLatest(with: second).combineLatest(with: third).map { nested in
+      let ((a, b), c) = nested
+      return (a, b, c)
+    }
+  }
+
+  /// Combines the latest values of 4 signals of any types into flat tuples, whenever any of them sends.
+  ///
+  /// The rules of ``combineLatest(with:)``: nothing is sent until every signal has sent a value; the result
+  /// completes when every signal has completed, fails with the first failure, and disposes every subscription
+  /// when it ends or is disposed. The signals are subscribed to in argument order.
+  ///
+  /// ```swift
+  /// let query = Signal.combineLatest(text, scope, sort, page)  // Signal<(String, Scope, Sort, Int), Never>
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - first: The signal whose values come first in each tuple.
+  ///   - second: The signal whose values come second.
+  ///   - third: The signal whose values come third.
+  ///   - fourth: The signal whose values come fourth.
+  /// - Returns: A signal of 4-tuples.
+  /// - Note: ReactiveCocoa 2.5 `+combineLatest:` over signals of different types, typed: RAC's `RACTuple`
+  ///   becomes a Swift tuple, and `+combineLatest:reduce:` and `-reduceEach:` become a ``map(_:)`` on it. As in
+  ///   RAC, a fold of pairwise ``combineLatest(with:)``, which specialises in the caller's module. For more
+  ///   signals of one type, ``combineLatest(_:)``.
+  @inlinable
+  public static func combineLatest<Second: Sendable, Third: Sendable, Fourth: Sendable>(
+    _ first: Signal<Value, Failure>,
+    _ second: Signal<Second, Failure>,
+    _ third: Signal<Third, Failure>,
+    _ fourth: Signal<Fourth, Failure>
+  ) -> Signal<(Value, Second, Third, Fourth), Failure> {
+    first.combineLatest(with: second).combineLatest(with: third).combineLatest(with: fourth).map { nested in
+      let (((a, b), c), d) = nested
+      return (a, b, c, d)
+    }
+  }
+
+  /// Combines the latest values of 5 signals of any types into flat tuples, whenever any of them sends.
+  ///
+  /// The rules of ``combineLatest(with:)``: nothing is sent until every signal has sent a value; the result
+  /// completes when every signal has completed, fails with the first failure, and disposes every subscription
+  /// when it ends or is disposed. The signals are subscribed to in argument order.
+  ///
+  /// ```swift
+  /// let settings = Signal.combineLatest(theme, font, size, spacing, language)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - first: The signal whose values come first in each tuple.
+  ///   - second: The signal whose values come second.
+  ///   - third: The signal whose values come third.
+  ///   - fourth: The signal whose values come fourth.
+  ///   - fifth: The signal whose values come fifth.
+  /// - Returns: A signal of 5-tuples.
+  /// - Note: ReactiveCocoa 2.5 `+combineLatest:` over signals of different types, typed: RAC's `RACTuple`
+  ///   becomes a Swift tuple, and `+combineLatest:reduce:` and `-reduceEach:` become a ``map(_:)`` on it. As in
+  ///   RAC, a fold of pairwise ``combineLatest(with:)``, which specialises in the caller's module. For more
+  ///   signals of one type, ``combineLatest(_:)``.
+  @inlinable
+  public static func combineLatest<Second: Sendable, Third: Sendable, Fourth: Sendable, Fifth: Sendable>(
+    _ first: Signal<Value, Failure>,
+    _ second: Signal<Second, Failure>,
+    _ third: Signal<Third, Failure>,
+    _ fourth: Signal<Fourth, Failure>,
+    _ fifth: Signal<Fifth, Failure>
+  ) -> Signal<(Value, Second, Third, Fourth, Fifth), Failure> {
+    first.combineLatest(with: second).combineLatest(with: third).combineLatest(with: fourth).combineLatest(with: fifth).map { nested in
+      let ((((a, b), c), d), e) = nested
+      return (a, b, c, d, e)
+    }
+  }
+
+  /// Combines the latest values of 6 signals of any types into flat tuples, whenever any of them sends.
+  ///
+  /// The rules of ``combineLatest(with:)``: nothing is sent until every signal has sent a value; the result
+  /// completes when every signal has completed, fails with the first failure, and disposes every subscription
+  /// when it ends or is disposed. The signals are subscribed to in argument order.
+  ///
+  /// ```swift
+  /// let form = Signal.combineLatest(name, email, phone, street, city, accepted)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - first: The signal whose values come first in each tuple.
+  ///   - second: The signal whose values come second.
+  ///   - third: The signal whose values come third.
+  ///   - fourth: The signal whose values come fourth.
+  ///   - fifth: The signal whose values come fifth.
+  ///   - sixth: The signal whose values come sixth.
+  /// - Returns: A signal of 6-tuples.
+  /// - Note: ReactiveCocoa 2.5 `+combineLatest:` over signals of different types, typed: RAC's `RACTuple`
+  ///   becomes a Swift tuple, and `+combineLatest:reduce:` and `-reduceEach:` become a ``map(_:)`` on it. As in
+  ///   RAC, a fold of pairwise ``combineLatest(with:)``, which specialises in the caller's module. For more
+  ///   signals of one type, ``combineLatest(_:)``.
+  @inlinable
+  public static func combineLatest<Second: Sendable, Third: Sendable, Fourth: Sendable, Fifth: Sendable, Sixth: Sendable>(
+    _ first: Signal<Value, Failure>,
+    _ second: Signal<Second, Failure>,
+    _ third: Signal<Third, Failure>,
+    _ fourth: Signal<Fourth, Failure>,
+    _ fifth: Signal<Fifth, Failure>,
+    _ sixth: Signal<Sixth, Failure>
+  ) -> Signal<(Value, Second, Third, Fourth, Fifth, Sixth), Failure> {
+    first.combineLatest(with: second).combineLatest(with: third).combineLatest(with: fourth).combineLatest(with: fifth).combineLatest(with: sixth).map { nested in
+      let (((((a, b), c), d), e), f) = nested
+      return (a, b, c, d, e, f)
     }
   }
 

@@ -117,29 +117,8 @@ final class CombiningStorage<Machine: CombiningStateMachine>: Disposable {
     return state.handle { $0.attachedInput(at: index, subscription) } == .proceed
   }
 
-  /// Subscribes the operator `Machine` to heterogeneous inputs, in order, stopping early if it ends meanwhile.
-  @inlinable
-  static func attach<each Element>(
-    _ signals: repeat Signal<each Element, Machine.Failure>,
-    observer: Observer<(repeat each Element), Machine.Failure>
-  ) -> any Disposable where Machine.Buffers == PackBuffers<repeat each Element> {
-    let buffers = PackBuffers<repeat each Element>()
-    var count = 0
-    for _ in repeat each signals { count += 1 }
-    let storage = CombiningStorage(Machine(buffers: buffers, inputCount: count, observer: observer))
-    var index = 0
-    var isOpen = true
-    for (signal, slot) in repeat (each signals, each buffers.slots) {
-      if isOpen {
-        isOpen = storage.attachInput(at: index, signal) { _, value in slot.ring.append(value) }
-      }
-      index += 1
-    }
-    return storage
-  }
-
-  /// Subscribes the operator `Machine` to two inputs, in order, stopping early if it ends meanwhile: the
-  /// specialisable form of the pack-based `attach` for the pairwise operators.
+  /// Subscribes the operator `Machine` to two inputs, in order, stopping early if it ends meanwhile: what the
+  /// pairwise operators (and, folded, their wider arities) use.
   @inlinable
   static func attach<First, Second>(
     _ first: Signal<First, Machine.Failure>, _ second: Signal<Second, Machine.Failure>,

@@ -2,7 +2,7 @@
 /// buffer per input, typed by that input's value type. Guarded by the operator's lock, like the rest of its
 /// state; the state machine decides what to store and when to take an output.
 ///
-/// One conformance serves every arity of heterogeneous inputs (``PackBuffers``, built on parameter packs), one
+/// One conformance serves two inputs of any types (``PairBuffers``; wider arities fold pairs, as RAC does), one
 /// serves a collection of inputs of one type (``ArrayBuffers``): the engines are written once.
 @usableFromInline
 protocol InputBuffers: Sendable {
@@ -26,71 +26,11 @@ protocol InputBuffers: Sendable {
   mutating func removeAll()
 }
 
-/// One input's buffer, an object so that the input's observer can store into it through a typed reference
-/// while the buffers are reached through a parameter pack.
-@usableFromInline
-final class InputBuffer<Element: Sendable>: @unchecked Sendable {
-  // guarded by: the state lock of the operator whose `PackBuffers` holds this buffer.
-  @usableFromInline
-  var ring = Ring<Element>()
-
-  @inlinable
-  init() {}
-}
-
-/// The buffers of heterogeneous inputs, one ``InputBuffer`` per element of the pack: every arity of the
-/// Swift-native `zip` and `combineLatest` goes through this one type.
-@usableFromInline
-struct PackBuffers<each Element: Sendable>: InputBuffers {
-  @usableFromInline
-  let slots: (repeat InputBuffer<each Element>)
-
-  @inlinable
-  init() {
-    slots = (repeat InputBuffer<each Element>())
-  }
-
-  @inlinable
-  func popFirst() -> (repeat each Element) {
-    (repeat Self.popFirst(each slots))
-  }
-
-  @inlinable
-  func first() -> (repeat each Element) {
-    (repeat Self.first(each slots))
-  }
-
-  @inlinable
-  func removeFirst(at index: Int) {
-    var position = 0
-    for slot in repeat each slots {
-      if position == index { _ = slot.ring.popFirst() }
-      position += 1
-    }
-  }
-
-  @inlinable
-  func removeAll() {
-    for slot in repeat each slots { slot.ring.removeAll() }
-  }
-
-  @inlinable
-  static func popFirst<Value>(_ slot: InputBuffer<Value>) -> Value {
-    guard let value = slot.ring.popFirst() else { preconditionFailure("PackBuffers: popFirst() on an empty buffer") }
-    return value
-  }
-
-  @inlinable
-  static func first<Value>(_ slot: InputBuffer<Value>) -> Value {
-    guard let value = slot.ring.first else { preconditionFailure("PackBuffers: first() on an empty buffer") }
-    return value
-  }
-}
-
-/// The buffers of exactly two inputs: what `zip(with:)` and `combineLatest(with:)` use. Parameter packs are
-/// expanded by a loop over type metadata at run time, which the optimiser does not unroll, so every value of
-/// a pack-based operator goes through unspecialised code; two plain generic parameters specialise fully in the
-/// caller's module.
+/// The buffers of exactly two inputs: what `zip(with:)` and `combineLatest(with:)` use, and, folded pairwise,
+/// their wider arities. (Parameter packs were tried: they are expanded by a loop over type metadata at run time,
+/// which the optimiser does not unroll, so every value went through unspecialised code — 20 µs an event for a
+/// combineLatest of four nested seven deep. Two plain generic parameters specialise fully in the caller's
+/// module.)
 @usableFromInline
 struct PairBuffers<First: Sendable, Second: Sendable>: InputBuffers {
   @usableFromInline var left = Ring<First>()

@@ -23,35 +23,165 @@ extension Signal {
     }
   }
 
-  /// Combines the n-th values of two or more signals of any types into flat tuples.
+  /// Combines the n-th values of 2 signals of any types into flat tuples.
   ///
-  /// The rules of ``zip(with:)`` at any arity: values wait until every signal has sent its n-th value, each
-  /// value is used once, and the tuples come in order. The result completes as soon as one signal has
-  /// completed with no value left waiting, fails with the first failure, and disposes every subscription when
-  /// it ends or is disposed. The signals are subscribed to in argument order.
+  /// The rules of ``zip(with:)``: values wait until every signal has sent its n-th value, each value is used once,
+  /// and the tuples come in order. The result completes as soon as one signal has completed with no value left
+  /// waiting, fails with the first failure, and disposes every subscription when it ends or is disposed. The
+  /// signals are subscribed to in argument order.
   ///
   /// ```swift
-  /// let rows = Signal.zip(names, ages, cities)  // Signal<(String, Int, String), Never>
-  /// let lines = rows.map { name, age, city in "\(name), \(age), \(city)" }  // RAC's +zip:reduce:
+  /// let pairs = Signal.zip(names, ages)  // Signal<(String, Int), Never>
   /// ```
   ///
   /// - Parameters:
   ///   - first: The signal whose values come first in each tuple.
   ///   - second: The signal whose values come second.
-  ///   - rest: Any further signals, in tuple order.
-  /// - Returns: A signal of flat tuples, one element per signal.
+  /// - Returns: A signal of 2-tuples.
   /// - Note: ReactiveCocoa 2.5 `+zip:` over signals of different types, typed: RAC's `RACTuple` becomes a Swift
-  ///   tuple, and RAC's `+zip:reduce:` and `-reduceEach:` become a ``map(_:)`` on the tuple. RAC folds the
-  ///   signals pairwise (one lock per level); here one operator serves all of them. Built on parameter packs,
-  ///   so there is no limit on the arity.
+  ///   tuple, and `+zip:reduce:` and `-reduceEach:` become a ``map(_:)`` on it. As in RAC, a fold of pairwise
+  ///   ``zip(with:)``, which specialises in the caller's module. For more signals of one type, ``zip(_:)``.
   @inlinable
-  public static func zip<Second: Sendable, each Rest: Sendable>(
-    _ first: Signal<Value, Failure>, _ second: Signal<Second, Failure>, _ rest: repeat Signal<each Rest, Failure>
-  ) -> Signal<(Value, Second, repeat each Rest), Failure> {
-    let rest = (repeat each rest)
-    return AnonymousSignal { observer in
-      CombiningStorage<ZipStateMachine<PackBuffers<Value, Second, repeat each Rest>, Failure>>.attach(
-        first, second, repeat each rest, observer: observer)
+  public static func zip<Second: Sendable>(
+    _ first: Signal<Value, Failure>,
+    _ second: Signal<Second, Failure>
+  ) -> Signal<(Value, Second), Failure> {
+    first.zip(with: second)
+  }
+
+  /// Combines the n-th values of 3 signals of any types into flat tuples.
+  ///
+  /// The rules of ``zip(with:)``: values wait until every signal has sent its n-th value, each value is used once,
+  /// and the tuples come in order. The result completes as soon as one signal has completed with no value left
+  /// waiting, fails with the first failure, and disposes every subscription when it ends or is disposed. The
+  /// signals are subscribed to in argument order.
+  ///
+  /// ```swift
+  /// let rows = Signal.zip(names, ages, cities).map { name, age, city in "\(name), \(age), \(city)" }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - first: The signal whose values come first in each tuple.
+  ///   - second: The signal whose values come second.
+  ///   - third: The signal whose values come third.
+  /// - Returns: A signal of 3-tuples.
+  /// - Note: ReactiveCocoa 2.5 `+zip:` over signals of different types, typed: RAC's `RACTuple` becomes a Swift
+  ///   tuple, and `+zip:reduce:` and `-reduceEach:` become a ``map(_:)`` on it. As in RAC, a fold of pairwise
+  ///   ``zip(with:)``, which specialises in the caller's module. For more signals of one type, ``zip(_:)``.
+  @inlinable
+  public static func zip<Second: Sendable, Third: Sendable>(
+    _ first: Signal<Value, Failure>,
+    _ second: Signal<Second, Failure>,
+    _ third: Signal<Third, Failure>
+  ) -> Signal<(Value, Second, Third), Failure> {
+    first.zip(with: second).zip(with: third).map { nested in
+      let ((a, b), c) = nested
+      return (a, b, c)
+    }
+  }
+
+  /// Combines the n-th values of 4 signals of any types into flat tuples.
+  ///
+  /// The rules of ``zip(with:)``: values wait until every signal has sent its n-th value, each value is used once,
+  /// and the tuples come in order. The result completes as soon as one signal has completed with no value left
+  /// waiting, fails with the first failure, and disposes every subscription when it ends or is disposed. The
+  /// signals are subscribed to in argument order.
+  ///
+  /// ```swift
+  /// let rows = Signal.zip(ids, names, ages, cities)  // Signal<(Int, String, Int, String), Never>
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - first: The signal whose values come first in each tuple.
+  ///   - second: The signal whose values come second.
+  ///   - third: The signal whose values come third.
+  ///   - fourth: The signal whose values come fourth.
+  /// - Returns: A signal of 4-tuples.
+  /// - Note: ReactiveCocoa 2.5 `+zip:` over signals of different types, typed: RAC's `RACTuple` becomes a Swift
+  ///   tuple, and `+zip:reduce:` and `-reduceEach:` become a ``map(_:)`` on it. As in RAC, a fold of pairwise
+  ///   ``zip(with:)``, which specialises in the caller's module. For more signals of one type, ``zip(_:)``.
+  @inlinable
+  public static func zip<Second: Sendable, Third: Sendable, Fourth: Sendable>(
+    _ first: Signal<Value, Failure>,
+    _ second: Signal<Second, Failure>,
+    _ third: Signal<Third, Failure>,
+    _ fourth: Signal<Fourth, Failure>
+  ) -> Signal<(Value, Second, Third, Fourth), Failure> {
+    first.zip(with: second).zip(with: third).zip(with: fourth).map { nested in
+      let (((a, b), c), d) = nested
+      return (a, b, c, d)
+    }
+  }
+
+  /// Combines the n-th values of 5 signals of any types into flat tuples.
+  ///
+  /// The rules of ``zip(with:)``: values wait until every signal has sent its n-th value, each value is used once,
+  /// and the tuples come in order. The result completes as soon as one signal has completed with no value left
+  /// waiting, fails with the first failure, and disposes every subscription when it ends or is disposed. The
+  /// signals are subscribed to in argument order.
+  ///
+  /// ```swift
+  /// let rows = Signal.zip(ids, names, ages, cities, emails)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - first: The signal whose values come first in each tuple.
+  ///   - second: The signal whose values come second.
+  ///   - third: The signal whose values come third.
+  ///   - fourth: The signal whose values come fourth.
+  ///   - fifth: The signal whose values come fifth.
+  /// - Returns: A signal of 5-tuples.
+  /// - Note: ReactiveCocoa 2.5 `+zip:` over signals of different types, typed: RAC's `RACTuple` becomes a Swift
+  ///   tuple, and `+zip:reduce:` and `-reduceEach:` become a ``map(_:)`` on it. As in RAC, a fold of pairwise
+  ///   ``zip(with:)``, which specialises in the caller's module. For more signals of one type, ``zip(_:)``.
+  @inlinable
+  public static func zip<Second: Sendable, Third: Sendable, Fourth: Sendable, Fifth: Sendable>(
+    _ first: Signal<Value, Failure>,
+    _ second: Signal<Second, Failure>,
+    _ third: Signal<Third, Failure>,
+    _ fourth: Signal<Fourth, Failure>,
+    _ fifth: Signal<Fifth, Failure>
+  ) -> Signal<(Value, Second, Third, Fourth, Fifth), Failure> {
+    first.zip(with: second).zip(with: third).zip(with: fourth).zip(with: fifth).map { nested in
+      let ((((a, b), c), d), e) = nested
+      return (a, b, c, d, e)
+    }
+  }
+
+  /// Combines the n-th values of 6 signals of any types into flat tuples.
+  ///
+  /// The rules of ``zip(with:)``: values wait until every signal has sent its n-th value, each value is used once,
+  /// and the tuples come in order. The result completes as soon as one signal has completed with no value left
+  /// waiting, fails with the first failure, and disposes every subscription when it ends or is disposed. The
+  /// signals are subscribed to in argument order.
+  ///
+  /// ```swift
+  /// let rows = Signal.zip(ids, names, ages, cities, emails, phones)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - first: The signal whose values come first in each tuple.
+  ///   - second: The signal whose values come second.
+  ///   - third: The signal whose values come third.
+  ///   - fourth: The signal whose values come fourth.
+  ///   - fifth: The signal whose values come fifth.
+  ///   - sixth: The signal whose values come sixth.
+  /// - Returns: A signal of 6-tuples.
+  /// - Note: ReactiveCocoa 2.5 `+zip:` over signals of different types, typed: RAC's `RACTuple` becomes a Swift
+  ///   tuple, and `+zip:reduce:` and `-reduceEach:` become a ``map(_:)`` on it. As in RAC, a fold of pairwise
+  ///   ``zip(with:)``, which specialises in the caller's module. For more signals of one type, ``zip(_:)``.
+  @inlinable
+  public static func zip<Second: Sendable, Third: Sendable, Fourth: Sendable, Fifth: Sendable, Sixth: Sendable>(
+    _ first: Signal<Value, Failure>,
+    _ second: Signal<Second, Failure>,
+    _ third: Signal<Third, Failure>,
+    _ fourth: Signal<Fourth, Failure>,
+    _ fifth: Signal<Fifth, Failure>,
+    _ sixth: Signal<Sixth, Failure>
+  ) -> Signal<(Value, Second, Third, Fourth, Fifth, Sixth), Failure> {
+    first.zip(with: second).zip(with: third).zip(with: fourth).zip(with: fifth).zip(with: sixth).map { nested in
+      let (((((a, b), c), d), e), f) = nested
+      return (a, b, c, d, e, f)
     }
   }
 
