@@ -39,16 +39,18 @@ import Musl
 // `releaseObserver` when no delivery is in progress. Calls stay impossible after the end, as before: every
 // delivery checks `terminated` and `disposed` first.
 
-/// Everything a sink guards, in one allocation at a stable address: the locks, the flag and the state.
+/// Everything a sink guards, in one allocation at a stable address: the locks and the state they guard.
 /// Not generic: the delivery path never needs generic metadata (see Core/Observer.swift).
+///
+/// Fields guarded by different locks share this struct, so they are only ever loaded and stored, never updated in
+/// place (`x += 1`, a mutating method): through a pointer, Swift marks an in-place update as an access to the
+/// whole struct, and ThreadSanitizer then reports two fields guarded by different locks as one variable.
 @usableFromInline
-struct SinkState: ~Copyable {
+struct SinkState {
   /// Serialises delivery. Recursive, so that a callback may send into its own subscription.
   var delivery = pthread_mutex_t()
   /// Guards `children`. Never held while calling out.
   var childrenLock = PlatformLock()
-  /// Set once, by the first `dispose()`; read lock-free on every delivery.
-  let disposed = Atomic<Bool>(false)
   /// The sink's one reference to its observer's box, or `nil` once dropped. guarded by: `delivery`
   var observer: Unmanaged<ObserverBox>?
   /// Deliveries in progress, counting nested ones; the observer is dropped only at zero. guarded by: `delivery`
@@ -81,10 +83,12 @@ protocol SinkOwner: AnyObject, Sendable {
 /// The untyped part of a sink: all of its state and its whole delivery algorithm.
 @usableFromInline
 class SinkCore: Disposable, @unchecked Sendable {
-  // guarded by: the locks inside `state` — `observer` and `terminated` by the delivery lock, `children` by the
-  // children lock — and its `disposed` atomic; see the comment at the top of this file. `state` and `owner` are
-  // `let`s.
+  // guarded by: the locks inside `state` — `observer`, `depth` and `terminated` by the delivery lock, `children`
+  // by the children lock — and the `disposed` atomic; see the comment at the top of this file. `state`,
+  // `disposed` and `owner` are `let`s.
   @usableFromInline let state: UnsafeMutablePointer<SinkState>
+  /// Set once, by the first `dispose()`; read lock-free on every delivery.
+  @usableFromInline let disposed = Atomic<Bool>(false)
   /// Told when the sink is disposed, so that it stops keeping it.
   weak let owner: (any SinkOwner)?
 
@@ -114,7 +118,7 @@ class SinkCore: Disposable, @unchecked Sendable {
     released?.release()
     if ended {
       dispose()
-    } else if state.pointee.disposed.load(ordering: .sequentiallyConsistent) {
+    } else if disposed.load(ordering: .sequentiallyConsistent) {
       // Disposed while the lock was held, perhaps from another thread: see the top of this file.
       releaseObserver()
     }
@@ -127,11 +131,11 @@ class SinkCore: Disposable, @unchecked Sendable {
   ) {
     RecursiveLockPrimitive.lock(&state.pointee.delivery)
     defer { RecursiveLockPrimitive.unlock(&state.pointee.delivery) }
-    guard !state.pointee.terminated, !state.pointee.disposed.load(ordering: .acquiring),
+    guard !state.pointee.terminated, !disposed.load(ordering: .acquiring),
       let observer = state.pointee.observer
     else { return (false, nil) }
     let ended: Bool
-    state.pointee.depth += 1
+    state.pointee.depth = state.pointee.depth + 1
     if kind != .next {
       // Recorded before the callback, so that anything the callback sends back is dropped.
       state.pointee.terminated = true
@@ -142,10 +146,10 @@ class SinkCore: Disposable, @unchecked Sendable {
       ended = observer._withUnsafeGuaranteedRef { $0.raw(kind, payload) } == .stop && !state.pointee.terminated
       if ended { state.pointee.terminated = true }
     }
-    state.pointee.depth -= 1
+    state.pointee.depth = state.pointee.depth - 1
     // Only the outermost delivery drops the observer: a nested one returns into a call of it.
     guard state.pointee.depth == 0,
-      state.pointee.terminated || state.pointee.disposed.load(ordering: .acquiring)
+      state.pointee.terminated || disposed.load(ordering: .acquiring)
     else { return (ended, nil) }
     state.pointee.observer = nil
     return (ended, observer)
@@ -169,14 +173,16 @@ class SinkCore: Disposable, @unchecked Sendable {
 
   @usableFromInline
   final var isDisposed: Bool {
-    state.pointee.disposed.load(ordering: .acquiring)
+    disposed.load(ordering: .acquiring)
   }
 
   @usableFromInline
   final func dispose() {
-    guard !state.pointee.disposed.exchange(true, ordering: .sequentiallyConsistent) else { return }
+    guard !disposed.exchange(true, ordering: .sequentiallyConsistent) else { return }
     LockPrimitive.lock(&state.pointee.childrenLock)
-    let children = state.pointee.children.takeAll()
+    var bag = state.pointee.children  // loaded and stored, not updated in place: see `SinkState`
+    let children = bag.takeAll()
+    state.pointee.children = bag
     LockPrimitive.unlock(&state.pointee.childrenLock)
     children.disposeAll()
     releaseObserver()
@@ -187,7 +193,9 @@ class SinkCore: Disposable, @unchecked Sendable {
   @usableFromInline
   final func addChild(_ disposable: any Disposable) {
     LockPrimitive.lock(&state.pointee.childrenLock)
-    let inserted = state.pointee.children.insert(disposable)
+    var bag = state.pointee.children  // loaded and stored, not updated in place: see `SinkState`
+    let inserted = bag.insert(disposable)
+    state.pointee.children = bag
     LockPrimitive.unlock(&state.pointee.childrenLock)
     if !inserted { disposable.dispose() }
   }
