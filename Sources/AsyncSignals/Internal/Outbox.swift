@@ -92,6 +92,17 @@ struct Teardown<Value, Failure: Error> {
     if let disposable { disposables.append(disposable) }
   }
 
+  /// Keeps `disposable` (a subscription or timer whose `attach` or `schedule` has just returned) in `slot`,
+  /// unless what it belongs to has already `ended`: then the teardown hands it back, to be disposed.
+  @inlinable
+  static func keep(
+    _ disposable: any Disposable, in slot: inout (any Disposable)?, unlessEnded ended: Bool
+  ) -> Teardown {
+    var teardown = Teardown()
+    if ended { teardown.dispose(disposable) } else { slot = disposable }
+    return teardown
+  }
+
   /// Disposes the disposables; the observer is released when the teardown is.
   @inlinable
   func perform() {
@@ -149,13 +160,7 @@ extension SourceOperatorState {
   /// ended — then it is handed back to be disposed.
   @inlinable
   mutating func attachedSource(_ disposable: any Disposable) -> Teardown<Output, Failure> {
-    var teardown = Teardown<Output, Failure>()
-    if outbox.isClosed || sourceEnded {
-      teardown.dispose(disposable)
-    } else {
-      source = disposable
-    }
-    return teardown
+    .keep(disposable, in: &source, unlessEnded: outbox.isClosed || sourceEnded)
   }
 }
 

@@ -58,13 +58,7 @@ struct MergeStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendab
 
   @inlinable
   mutating func attachedOuter(_ disposable: any Disposable) -> Teardown<Value, Failure> {
-    guard isFinished || outerEnded else {
-      outer = disposable
-      return Teardown()
-    }
-    var teardown = Teardown<Value, Failure>()
-    teardown.dispose(disposable)
-    return teardown
+    .keep(disposable, in: &outer, unlessEnded: isFinished || outerEnded)
   }
 
   /// The outer signal sent an inner signal: it waits its turn, which may be now.

@@ -36,13 +36,7 @@ struct SampleStateMachine<Value: Sendable, Failure: Error>: OperatorState, Senda
   mutating func attached(
     _ disposable: any Disposable, as slot: WritableKeyPath<Self, (any Disposable)?>
   ) -> Teardown<Value, Failure> {
-    guard isFinished else {
-      self[keyPath: slot] = disposable
-      return Teardown()
-    }
-    var teardown = Teardown<Value, Failure>()
-    teardown.dispose(disposable)
-    return teardown
+    .keep(disposable, in: &self[keyPath: slot], unlessEnded: isFinished)
   }
 
   @inlinable

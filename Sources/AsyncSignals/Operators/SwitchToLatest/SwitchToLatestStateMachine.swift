@@ -26,13 +26,7 @@ struct SwitchToLatestStateMachine<Value: Sendable, Failure: Error>: OperatorStat
 
   @inlinable
   mutating func attachedOuter(_ disposable: any Disposable) -> Teardown<Value, Failure> {
-    guard isFinished || outerEnded else {
-      outer = disposable
-      return Teardown()
-    }
-    var teardown = Teardown<Value, Failure>()
-    teardown.dispose(disposable)
-    return teardown
+    .keep(disposable, in: &outer, unlessEnded: isFinished || outerEnded)
   }
 
   /// A new inner signal arrived: it replaces the latest one, which is disposed.

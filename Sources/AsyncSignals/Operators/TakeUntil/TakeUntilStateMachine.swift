@@ -36,13 +36,7 @@ struct TakeUntilStateMachine<Value: Sendable, Failure: Error>: SourceOperatorSta
 
   @inlinable
   mutating func attachedTrigger(_ disposable: any Disposable) -> Teardown<Value, Failure> {
-    guard isFinished else {
-      trigger = disposable
-      return Teardown()
-    }
-    var teardown = Teardown<Value, Failure>()
-    teardown.dispose(disposable)
-    return teardown
+    .keep(disposable, in: &trigger, unlessEnded: isFinished)
   }
 
   // MARK: The source

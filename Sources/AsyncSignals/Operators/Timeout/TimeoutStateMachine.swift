@@ -19,13 +19,7 @@ struct TimeoutStateMachine<Value: Sendable, Failure: Error>: SourceOperatorState
   @inlinable
   mutating func startedTimer(_ disposable: (any Disposable)?) -> Teardown<Value, Failure> {
     guard let disposable else { return Teardown() }
-    guard outbox.isClosed else {
-      timer = disposable
-      return Teardown()
-    }
-    var teardown = Teardown<Value, Failure>()
-    teardown.dispose(disposable)
-    return teardown
+    return .keep(disposable, in: &timer, unlessEnded: outbox.isClosed)
   }
 
   /// Values pass through until the source terminates or the time is up.
