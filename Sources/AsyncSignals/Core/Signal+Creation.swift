@@ -29,9 +29,7 @@ extension Signal {
   ) -> Signal<Value, Failure> {
     AnonymousSignal { observer in
       let sink = Sink(observer)
-      if CurrentScheduler.isSet {
-        sink.run(body)
-      } else if let scheduled = QueueScheduler.background.schedule({ sink.run(body) }) {
+      if CurrentScheduler.subscribeAtOnce({ sink.run(body) }) == nil, let scheduled = QueueScheduler.background.schedule({ sink.run(body) }) {
         sink.addChild(scheduled)
       }
       return sink
@@ -112,7 +110,7 @@ extension Signal {
     _ observer: Observer<Value, Failure>,
     _ attach: @escaping @Sendable (Observer<Value, Failure>) -> any Disposable
   ) -> any Disposable {
-    if CurrentScheduler.isSet { return attach(observer) }
+    if let subscription = CurrentScheduler.subscribeAtOnce({ attach(observer) }) { return subscription }
     let subscription = CompoundDisposable()
     let guarded = Observer<Value, Failure>(raw: { kind, payload in
       subscription.isDisposed ? .stop : observer.raw(kind, payload)
@@ -134,8 +132,7 @@ final class SynchronousSignal<Value: Sendable, Failure: Error>: Signal<Value, Fa
   }
 
   override func attach(_ observer: Observer<Value, Failure>) -> any Disposable {
-    if CurrentScheduler.isSet {
-      body(observer)
+    if CurrentScheduler.subscribeAtOnce({ self.body(observer) }) != nil {
       return DisposedDisposable.shared
     }
     let sink = Sink(observer)
@@ -167,7 +164,7 @@ final class ReturnSignal<Value: Sendable, Failure: Error>: Signal<Value, Failure
   }
 
   override func attach(_ observer: Observer<Value, Failure>) -> any Disposable {
-    if CurrentScheduler.isSet {
+    if CurrentScheduler.isSet || CurrentScheduler.isInTask {
       if observer.sendNext(value) == .proceed { _ = observer.sendCompleted() }
       return DisposedDisposable.shared
     }

@@ -24,6 +24,7 @@ enum CurrentScheduler {
 
   private static let mainQueue = MainQueueMarker()
 
+  @usableFromInline
   static func perform<Result>(as scheduler: any Scheduler, _ body: () -> Result) -> Result {
     var current = scheduler
     return withUnsafeMutablePointer(to: &current) { pointer in
@@ -46,6 +47,26 @@ enum CurrentScheduler {
   @usableFromInline
   static var isSet: Bool {
     pthread_getspecific(key) != nil || isOnMainQueue
+  }
+
+  /// Whether the caller runs in a Swift task (on an actor or not): a serial context, as the main thread is for
+  /// RAC, where a subscribe body may run at once (guarantee 5).
+  @usableFromInline
+  static var isInTask: Bool {
+    withUnsafeCurrentTask { $0 != nil }
+  }
+
+  /// Runs a subscribe body at once where guarantee 5 allows it, and returns its result; returns `nil` without
+  /// running it elsewhere, where the caller schedules it on the background scheduler instead.
+  ///
+  /// At once when a scheduler is current (the body sees that scheduler as current), or when the caller runs in a
+  /// task: there the body runs with ``SubscriptionScheduler/shared`` as the current scheduler, so it is never
+  /// `nil`, and dated work scheduled on it goes to the background scheduler, as it did when such bodies ran there.
+  @inlinable
+  static func subscribeAtOnce<Result>(_ body: () -> Result) -> Result? {
+    if isSet { return body() }
+    if isInTask { return perform(as: SubscriptionScheduler.shared, body) }
+    return nil
   }
 
   @usableFromInline

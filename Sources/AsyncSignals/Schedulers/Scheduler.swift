@@ -202,7 +202,9 @@ public enum Schedulers {
   /// The scheduler running the current block, or the main queue's scheduler on the main queue, otherwise
   /// `nil`.
   ///
-  /// Inside a signal's subscribe body it is never `nil` (guarantee 5).
+  /// Inside a signal's subscribe body it is never `nil` (guarantee 5): there it is the scheduler the body was
+  /// subscribed from, the main queue's, the background one, or ``SubscriptionScheduler/shared`` for a body run at
+  /// once in a task.
   ///
   /// ```swift
   /// QueueScheduler(name: "worker").schedule {

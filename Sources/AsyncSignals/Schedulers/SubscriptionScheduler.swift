@@ -1,11 +1,13 @@
 import Foundation
 
-/// The scheduler subscriptions run on: at once when a scheduler is current, otherwise on a background queue.
+/// The scheduler subscriptions run on: at once when a scheduler is current or the caller runs in a task,
+/// otherwise on a background queue.
 ///
-/// This is how subscribing follows RAC's rules (guarantee 5): a signal's subscribe body runs synchronously
-/// inside another scheduler's block or on the main queue, and is scheduled on a shared background
-/// ``QueueScheduler`` otherwise, so that inside the body ``Schedulers/current`` is never `nil`. Dated work
-/// goes to the current scheduler, or to the background one.
+/// This is how subscribing follows RAC's rules, extended to Swift concurrency (guarantee 5): a signal's subscribe
+/// body runs synchronously inside another scheduler's block, on the main queue, or in a task (on an actor or
+/// not), and is scheduled on a shared background ``QueueScheduler`` otherwise, so that inside the body
+/// ``Schedulers/current`` is never `nil`. Run at once in a task, the body sees this scheduler as current. Dated
+/// work goes to the current scheduler, or to the background one when none (other than this one) is current.
 ///
 /// ```swift
 /// SubscriptionScheduler.shared.schedule {
@@ -20,22 +22,23 @@ public final class SubscriptionScheduler: Scheduler {
 
   private init() {}
 
+  /// Where dated work goes: the current scheduler, or the background one when none is current or when the
+  /// current one is this scheduler (inside a subscribe body run at once in a task).
   private var target: any Scheduler {
-    CurrentScheduler.scheduler ?? QueueScheduler.background
+    guard let current = CurrentScheduler.scheduler, current !== self else { return QueueScheduler.background }
+    return current
   }
 
   /// The wall-clock time.
   public var now: Date { Date() }
 
-  /// Runs `action` now if a scheduler is current, otherwise on the background scheduler.
+  /// Runs `action` now if a scheduler is current or the caller runs in a task, otherwise on the background
+  /// scheduler.
   ///
   /// - Returns: `nil` if `action` already ran, otherwise a disposable that cancels it.
   @discardableResult
   public func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
-    if CurrentScheduler.isSet {
-      action()
-      return nil
-    }
+    if CurrentScheduler.subscribeAtOnce(action) != nil { return nil }
     return QueueScheduler.background.schedule(action)
   }
 

@@ -136,26 +136,94 @@ struct GuaranteeTests {
     #expect(log.value == ["body on scheduler", "subscribed"])
   }
 
-  @Test("5. with no current scheduler, subscribing schedules the body on a background scheduler")
-  nonisolated func subscriptionInBackground() async {
-    #expect(Schedulers.current == nil)
+  @Test("5. on a plain thread with no current scheduler, subscribing schedules the body on a background scheduler")
+  nonisolated func subscriptionInBackground() {
     // The body waits for `subscribeCompleted` to have returned. Were the body run synchronously inside it, the
     // wait could only time out.
     let subscribed = DispatchSemaphore(value: 0)
+    let completed = DispatchSemaphore(value: 0)
     let waitedForSubscribe = Locked<Bool?>(nil)
     let currentInBody = Locked<(any Scheduler)?>(nil)
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+    let currentOutside = Locked<(any Scheduler)?>(QueueScheduler.main)
+    onPlainThread {
+      currentOutside.value = Schedulers.current
       let signal = Signal<Int, Never>.create { subscriber in
         waitedForSubscribe.value = subscribed.wait(timeout: .now() + 10) == .success
         currentInBody.value = Schedulers.current
         subscriber.sendCompleted()
         return nil
       }
-      signal.subscribeCompleted { continuation.resume() }
+      signal.subscribeCompleted { completed.signal() }
       subscribed.signal()
     }
+    #expect(completed.wait(timeout: .now() + 10) == .success)
+    #expect(currentOutside.value == nil)
     #expect(waitedForSubscribe.value == true)
-    #expect(currentInBody.value != nil)
+    #expect(currentInBody.value === QueueScheduler.background)
+  }
+
+  @Test("5. in a task with no current scheduler, subscribing runs the body at once, the subscription scheduler current")
+  nonisolated func subscriptionInTask() async {
+    #expect(Schedulers.current == nil)
+    let log = Locked<[String]>([])
+    let currentInBody = Locked<(any Scheduler)?>(nil)
+    Signal<Int, Never>.create { subscriber in
+      currentInBody.value = Schedulers.current
+      subscriber.sendNext(1)
+      subscriber.sendCompleted()
+      return nil
+    }.subscribeNext({ log.append("next \($0)") }, completed: { log.append("completed") })
+    log.append("subscribed")
+    #expect(log.value == ["next 1", "completed", "subscribed"])
+    #expect(currentInBody.value === SubscriptionScheduler.shared)
+    #expect(Schedulers.current == nil)  // only the body sees a current scheduler
+  }
+
+  @Test("5. in an actor's isolation, subscribing runs the body at once")
+  nonisolated func subscriptionInActor() async {
+    actor Reader {
+      func read(_ signal: Signal<Int, Never>) -> [Int] {
+        let values = Locked<[Int]>([])
+        signal.subscribeNext { values.append($0) }
+        return values.value  // delivered before `subscribeNext` returned
+      }
+    }
+    let values = await Reader().read(
+      .create { subscriber in
+        for value in 1...3 { subscriber.sendNext(value) }
+        subscriber.sendCompleted()
+        return nil
+      })
+    #expect(values == [1, 2, 3])
+  }
+
+  @Test("5. dated work scheduled from a body run at once in a task goes to the background scheduler")
+  nonisolated func datedWorkFromTaskBody() async {
+    let ranOn = await withCheckedContinuation { (continuation: CheckedContinuation<(any Scheduler)?, Never>) in
+      Signal<Int, Never>.create { _ in
+        Schedulers.current?.schedule(afterDelay: .zero) { continuation.resume(returning: Schedulers.current) }
+      }.subscribeNext { _ in }
+    }
+    #expect(ranOn === QueueScheduler.background)
+  }
+
+  @Test("5. a timer operator subscribed in a task keeps its own queue, and a blocking wait on an actor ends")
+  nonisolated func timerOperatorFromActor() async {
+    actor Waiter {
+      func waitForDelayedValue() -> (BlockingResult<Int?, Never>, (any Scheduler)?) {
+        let deliveredOn = Locked<(any Scheduler)?>(nil)
+        let result = Signal<Int, Never>.return(1)
+          .delay(.milliseconds(1))
+          .doNext { _ in deliveredOn.value = Schedulers.current }
+          .first(timeout: .seconds(30))  // waits on the actor's thread: the delay's timer must not need it
+        return (result, deliveredOn.value)
+      }
+    }
+    let (result, deliveredOn) = await Waiter().waitForDelayedValue()
+    #expect(result == .success(1))
+    #expect(deliveredOn is QueueScheduler)
+    #expect(deliveredOn !== SubscriptionScheduler.shared)
+    #expect(deliveredOn !== QueueScheduler.main)
   }
 
   @Test("6. re-entrancy: take(3) on a signal whose handler sends back into it yields 0, 1, 2 and completes")
