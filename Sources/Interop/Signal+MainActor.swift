@@ -2,18 +2,20 @@ import AsyncSignals
 
 // Main-actor delivery the compiler checks: the callbacks are `@MainActor` closures, so they may touch
 // main-actor state (views, view models) without `MainActor.assumeIsolated` or a `Task` in user code. The
-// events travel through the core's `deliver(on: QueueScheduler.main)` (the main queue is the main actor's
-// executor): in order, and always asynchronously, even when sent on the main queue, as RAC's `-deliverOn:`
-// does. Disposing the subscription on the main actor stops delivery at once: events already scheduled but not
-// yet delivered are discarded. (Not `deliverOnMainThread()`: its synchronous fast path would call the closures
-// before `subscribeNext` or `sendNext` returns on the main actor, a change of this API's contract.)
+// events travel through the core's isolated-delivery engine (the one behind `subscribeNext(isolatedTo:…)`) in
+// its always-asynchronous mode: in order, one main-queue job per burst, and never before `subscribeNext` or
+// `sendNext` returns, even when sent on the main queue, as RAC's `-deliverOn:` does. Disposing the subscription
+// on the main actor stops delivery at once: events already queued but not yet delivered are discarded.
+// (`subscribeNext(isolatedTo: MainActor.shared, …)` is the at-once form.)
 
 extension Signal {
   /// Subscribes with `@MainActor` closures for values, the failure and completion.
   ///
   /// Each event is delivered on the main actor, asynchronously (even when sent there), in the order sent; the
   /// closures run one at a time and are released once the terminal event has been delivered or the
-  /// subscription is disposed. Disposing from the main actor means no closure is called afterwards: events
+  /// subscription is disposed. A burst of events costs one main-queue job, not one per event. For delivery at
+  /// once when the sender is already on the main queue, use `subscribeNext(isolatedTo: MainActor.shared, …)`.
+  /// Disposing from the main actor means no closure is called afterwards: events
   /// already on their way are discarded.
   ///
   /// ```swift
@@ -42,11 +44,13 @@ extension Signal {
     error: @escaping @MainActor (Failure) -> Void,
     completed: @escaping @MainActor () -> Void
   ) -> any Disposable {
-    // On the main queue, which is the main actor's executor: the runtime agrees.
-    deliver(on: QueueScheduler.main).subscribeNext(
-      { value in MainActor.assumeIsolated { next(value) } },
-      error: { failure in MainActor.assumeIsolated { error(failure) } },
-      completed: { MainActor.assumeIsolated { completed() } })
+    subscribeOnMainActorAsynchronously { event in
+      switch event {
+      case .next(let value): next(value)
+      case .error(let failure): error(failure)
+      case .completed: completed()
+      }
+    }
   }
 
   /// Subscribes with `@MainActor` closures for values and the failure; completion ends the subscription

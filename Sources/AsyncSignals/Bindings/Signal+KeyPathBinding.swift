@@ -134,16 +134,14 @@ enum KeyPathBinding {
   }
 }
 
-/// A binding that sets values on the main actor: RAC's `-deliverOnMainThread` rule, then the setter.
+/// A binding that sets values on the main actor, through the isolated-delivery engine in its at-once mode: a value
+/// sent on the main queue while nothing is waiting is set before `sendNext` returns; any other is queued, and one
+/// main-queue job sets a whole burst, in order (RAC's `-deliverOnMainThread` rule, without a block per value).
 @MainActor
 final class MainActorKeyPathBinding<Root: AnyObject, Value: Sendable> {
   private weak var object: Root?
   private let set: (Root, Value) -> Void
   nonisolated private weak let lifetime: Lifetime?
-  /// Values queued on the main queue and not yet set. Read and written by the binding's observer, which is
-  /// called serially, and decremented on the main queue; hence an atomic.
-  nonisolated private let queued = Atomic<Int>(0)
-  nonisolated private let binding = SerialDisposable()
 
   init(_ object: Root, set: @escaping (Root, Value) -> Void) {
     self.object = object
@@ -152,39 +150,27 @@ final class MainActorKeyPathBinding<Root: AnyObject, Value: Sendable> {
   }
 
   func attach(_ signal: Signal<Value, Never>) -> any Disposable {
-    binding.inner = signal.attach { [self] event in
-      guard case .next(let value) = event else {
-        end()
-        return .stop
-      }
-      if CurrentScheduler.isOnMainQueue && queued.load(ordering: .acquiring) == 0 {
-        return MainActor.assumeIsolated { apply(value) }
-      }
-      queued.add(1, ordering: .acquiringAndReleasing)
-      DispatchQueue.main.async {
-        MainActor.assumeIsolated {
-          _ = self.apply(value)
-          self.queued.subtract(1, ordering: .acquiringAndReleasing)
-        }
-      }
-      return binding.isDisposed ? .stop : .proceed
-    }
+    let binding = SerialDisposable()
     lifetime?.add(binding)
+    binding.inner = IsolatedDelivery.attach(
+      signal, to: .strong(MainActor.shared), executor: .mainQueue, mode: .atOnceOnExecutor
+    ) { [self, weak binding] _, event in
+      let flow = MainActor.assumeIsolated { apply(event) }
+      if flow == .stop, let binding {
+        binding.dispose()
+        lifetime?.remove(binding)
+      }
+      return flow
+    }
     return binding
   }
 
-  private func apply(_ value: Value) -> Flow {
-    guard !binding.isDisposed else { return .stop }
-    guard let object else {
-      end()
+  private func apply(_ event: Event<Value, Never>) -> Flow {
+    guard case .next(let value) = event, let object else {
+      // Completed, or the object has gone: the engine ends the binding on `.stop`.
       return .stop
     }
     set(object, value)
     return .proceed
-  }
-
-  nonisolated private func end() {
-    binding.dispose()
-    lifetime?.remove(binding)
   }
 }

@@ -53,11 +53,24 @@ public final class QueueScheduler: Scheduler, SerialExecutor {
   ) {
     self.name = name
     self.queue = DispatchQueue(label: name, qos: qos, target: targetQueue)
+    queue.setSpecific(key: Self.identity, value: ObjectIdentifier(self))
   }
 
   private init(name: String, queue: DispatchQueue) {
     self.name = name
     self.queue = queue
+    queue.setSpecific(key: Self.identity, value: ObjectIdentifier(self))
+  }
+
+  /// Marks each scheduler's queue with the scheduler's identity, so that code can tell it runs on that queue.
+  private static let identity = DispatchSpecificKey<ObjectIdentifier>()
+
+  /// Whether the calling code runs on this scheduler's queue (a block of the queue, or a job of an actor whose
+  /// executor this scheduler is). Dispatch answers, not ``Schedulers/current``, which any code may set with
+  /// ``Scheduler/performAsCurrent(_:)``.
+  @usableFromInline
+  var isRunningOnQueue: Bool {
+    DispatchQueue.getSpecific(key: Self.identity) == ObjectIdentifier(self)
   }
 
   /// The wall-clock time.

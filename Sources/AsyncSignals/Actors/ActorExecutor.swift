@@ -1,0 +1,59 @@
+import Dispatch
+
+/// What the library can know, with public API only, about where an actor's jobs run.
+///
+/// An actor's code may be entered synchronously, with no hop, only when the caller already runs on the actor's
+/// executor. The runtime's own "is this the current executor?" query is underscored, so the library recognises
+/// the two executors it can identify itself: the main actor's, which is the main queue, and a
+/// ``QueueScheduler`` serving as an actor's custom executor (found through `asSerialExecutor()`; on Apple
+/// platforms older than the 26.4 releases that call is missing, and such an actor is treated as any other).
+/// Dispatch then says whether the calling code runs on that queue. For every other actor the answer is "no",
+/// which is always safe: the work is queued and a job runs it.
+@usableFromInline
+enum ActorExecutor: Sendable {
+  /// The main actor: the main queue.
+  case mainQueue
+  /// An actor whose custom executor is this scheduler.
+  case queue(QueueScheduler)
+  /// An actor whose executor the library cannot identify: a default actor, or another custom executor.
+  case unknown
+
+  @usableFromInline
+  init<A: Actor>(of actor: A) {
+    if actor is MainActor {
+      self = .mainQueue
+      return
+    }
+    if #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *),
+      let scheduler = actor.unownedExecutor.asSerialExecutor() as? QueueScheduler
+    {
+      self = .queue(scheduler)
+      return
+    }
+    self = .unknown
+  }
+
+  /// Whether the calling code runs on the actor's executor, so that `assumeIsolated` holds.
+  @inlinable
+  var isCurrent: Bool {
+    switch self {
+    case .mainQueue: return CurrentScheduler.isOnMainQueue
+    case .queue(let scheduler): return scheduler.isRunningOnQueue
+    case .unknown: return false
+    }
+  }
+
+  /// Runs `job` later on the actor's executor, in its isolation, as one job; for an actor the library cannot
+  /// identify, in a `Task` that hops onto the actor.
+  @inlinable
+  func enqueue<A: Actor>(on actor: A, _ job: @escaping @Sendable (isolated A) -> Void) {
+    switch self {
+    case .mainQueue:
+      DispatchQueue.main.async { actor.assumeIsolated { job($0) } }
+    case .queue(let scheduler):
+      scheduler.queue.async { scheduler.performAsCurrent { actor.assumeIsolated { job($0) } } }
+    case .unknown:
+      Task { await job(actor) }
+    }
+  }
+}

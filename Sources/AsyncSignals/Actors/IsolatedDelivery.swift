@@ -1,0 +1,237 @@
+import Synchronization
+
+// Delivery of a subscription's events into an actor's isolation.
+//
+// One engine serves every API that calls back on an actor: `subscribeNext(isolatedTo:…)`, `bind(isolatedTo:_:)`,
+// `subscribeNext(onMainActor:…)` (in the Interop module) and `bind(onMainActorTo:keyPath:)`.
+//
+// - Events from upstream (called serially, guarantee 1) are appended to one queue under the engine's lock. The
+//   first event that finds the engine idle schedules ONE job on the actor's executor; that job drains the whole
+//   queue, in order, taking everything queued in one swap per pass. No `Task` per event: a burst costs one job.
+// - In the `.atOnceOnExecutor` mode, an event sent by code already running on the actor's executor (as far as
+//   `ActorExecutor` can tell) is delivered before `sendNext` returns, through `assumeIsolated`, but only when
+//   nothing is queued and no delivery is in progress: it never overtakes an earlier event. The
+//   `.alwaysAsynchronous` mode (RAC's `-deliverOn:`) always queues.
+// - Ending (a terminal event delivered, a callback answering `.stop`, or `dispose()`) sets `isEnded` first and
+//   then takes the callbacks, the actor and the queue out under the lock. A drain checks `isEnded` before every
+//   event, so once `dispose()` has returned on the actor, no callback runs again.
+// - The engine holds the actor strongly until the subscription ends (`.strong`), as a closure capturing it would,
+//   or weakly (`.weak`, for bindings, which end when the actor goes away).
+
+/// How the engine holds its actor.
+@usableFromInline
+enum ActorReference<A: Actor>: Sendable {
+  case strong(A)
+  case weak(WeakActor<A>)
+
+  @inlinable
+  var actor: A? {
+    switch self {
+    case .strong(let actor): return actor
+    case .weak(let box): return box.actor
+    }
+  }
+}
+
+/// A weak reference to an actor.
+@usableFromInline
+final class WeakActor<A: Actor>: Sendable {
+  @usableFromInline
+  weak let actor: A?
+
+  @inlinable
+  init(_ actor: A) {
+    self.actor = actor
+  }
+}
+
+/// Whether a send made on the actor's executor is delivered before it returns.
+@usableFromInline
+enum IsolatedDeliveryMode: Sendable {
+  /// Delivered at once when the sender already runs on the actor's executor and nothing is waiting.
+  case atOnceOnExecutor
+  /// Always queued and delivered by a later job, even when sent on the actor's executor.
+  case alwaysAsynchronous
+}
+
+/// The engine's mutable state, guarded by its lock.
+@usableFromInline
+struct IsolatedDeliveryState<A: Actor, Value: Sendable, Failure: Error>: Sendable {
+  @usableFromInline
+  typealias Handler = @Sendable (isolated A, Event<Value, Failure>) -> Flow
+
+  @usableFromInline
+  enum Phase: Sendable {
+    /// Nothing queued and nobody delivering.
+    case idle
+    /// A job is on its way to the actor to drain the queue.
+    case scheduled
+    /// Events are being delivered on the actor, by a job or by a sender on its executor.
+    case delivering
+  }
+
+  /// The actor and the callbacks; `nil` once the subscription has ended.
+  @usableFromInline
+  var target: (reference: ActorReference<A>, handler: Handler)?
+  @usableFromInline
+  var queued = ContiguousArray<Event<Value, Failure>>()
+  @usableFromInline
+  var phase = Phase.idle
+  /// The terminal event has arrived from upstream (it may still be queued).
+  @usableFromInline
+  var upstreamEnded = false
+  /// The subscription to the source, disposed when the engine ends.
+  @usableFromInline
+  var upstream: (any Disposable)?
+
+  @inlinable
+  init(reference: ActorReference<A>, handler: @escaping Handler) {
+    target = (reference, handler)
+  }
+}
+
+/// Delivers one subscription's events in an actor's isolation (see the comment at the top of this file).
+@usableFromInline
+final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposable, @unchecked Sendable {
+  // guarded by: `state` (its lock) for everything mutable, and `ended`, an atomic; `executor` and `mode` are `let`s.
+  @usableFromInline
+  typealias State = IsolatedDeliveryState<A, Value, Failure>
+
+  @usableFromInline
+  let state: LockedState<State>
+  @usableFromInline
+  let ended = Atomic<Bool>(false)
+  @usableFromInline
+  let executor: ActorExecutor
+  @usableFromInline
+  let mode: IsolatedDeliveryMode
+
+  @inlinable
+  init(reference: ActorReference<A>, executor: ActorExecutor, mode: IsolatedDeliveryMode, handler: @escaping State.Handler) {
+    state = LockedState(State(reference: reference, handler: handler))
+    self.executor = executor
+    self.mode = mode
+  }
+
+  /// Subscribes `handler` to `signal`, called in `actor`'s isolation. The handler answers `.stop` to end the
+  /// subscription; a terminal event ends it too.
+  @inlinable
+  static func attach(
+    _ signal: Signal<Value, Failure>, to reference: ActorReference<A>, executor: ActorExecutor,
+    mode: IsolatedDeliveryMode, handler: @escaping @Sendable (isolated A, Event<Value, Failure>) -> Flow
+  ) -> IsolatedDelivery {
+    let delivery = IsolatedDelivery(reference: reference, executor: executor, mode: mode, handler: handler)
+    let upstream = signal.attach(Observer(raw: { kind, payload in delivery.received(Event(kind, payload)) }))
+    let keep = delivery.state.withLock { state -> Bool in
+      guard state.target != nil, !state.upstreamEnded else { return false }
+      state.upstream = upstream
+      return true
+    }
+    if !keep { upstream.dispose() }
+    return delivery
+  }
+
+  @usableFromInline
+  var isDisposed: Bool {
+    ended.load(ordering: .acquiring)
+  }
+
+  @usableFromInline
+  func dispose() {
+    end()
+  }
+
+  // MARK: From upstream
+
+  @usableFromInline
+  enum Arrival {
+    case stop
+    case queued
+    case schedule(A)
+    case deliverNow(A, State.Handler)
+  }
+
+  @inlinable
+  func received(_ event: Event<Value, Failure>) -> Flow {
+    let onExecutor = mode == .atOnceOnExecutor && executor.isCurrent
+    let arrival = state.withLock { state -> Arrival in
+      guard let target = state.target, !state.upstreamEnded else { return .stop }
+      guard let actor = target.reference.actor else { return .stop }  // a weakly held actor has gone
+      if event.isTerminating { state.upstreamEnded = true }
+      switch state.phase {
+      case .idle where onExecutor:
+        state.phase = .delivering
+        return .deliverNow(actor, target.handler)
+      case .idle:
+        state.queued.append(event)
+        state.phase = .scheduled
+        return .schedule(actor)
+      case .scheduled, .delivering:
+        state.queued.append(event)
+        return .queued
+      }
+    }
+    switch arrival {
+    case .stop:
+      end()
+      return .stop
+    case .queued:
+      return .proceed
+    case .schedule(let actor):
+      executor.enqueue(on: actor) { actor in self.drain(actor) }
+      return .proceed
+    case .deliverNow(let actor, let handler):
+      return actor.assumeIsolated { actor in
+        if !isDisposed, handler(actor, event) == .stop || event.isTerminating { end() }
+        drain(actor)
+        return isDisposed ? .stop : .proceed
+      }
+    }
+  }
+
+  // MARK: On the actor
+
+  /// Delivers everything queued, pass by pass, until the queue is empty or the subscription has ended.
+  @inlinable
+  func drain(_ actor: isolated A) {
+    var batch = ContiguousArray<Event<Value, Failure>>()
+    while true {
+      let handler = state.withLock { state -> State.Handler? in
+        guard let target = state.target, !state.queued.isEmpty else {
+          state.phase = .idle
+          return nil
+        }
+        swap(&batch, &state.queued)
+        state.phase = .delivering
+        return target.handler
+      }
+      guard let handler else { return }
+      for event in batch {
+        if isDisposed { break }
+        if handler(actor, event) == .stop || event.isTerminating {
+          end()
+          break
+        }
+      }
+      batch.removeAll(keepingCapacity: true)
+    }
+  }
+
+  // MARK: Ending
+
+  /// Ends the subscription once: no callback runs after this, and the actor, the callbacks, the queue and the
+  /// source subscription are released (disposed) outside the lock.
+  @inlinable
+  func end() {
+    guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    let released = state.withLock { state in
+      let released = (state.target, state.queued, state.upstream)
+      state.target = nil
+      state.queued = []
+      state.upstream = nil
+      return released
+    }
+    released.2?.dispose()
+    withExtendedLifetime(released) {}
+  }
+}

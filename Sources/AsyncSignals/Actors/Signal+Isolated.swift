@@ -1,0 +1,196 @@
+// Subscriptions whose callbacks run in an actor's isolation, checked by the compiler: each callback receives the
+// actor as an `isolated` parameter, so it reads and writes the actor's state with no `await` and no
+// `assumeIsolated`. The engine is `IsolatedDelivery`.
+
+extension Signal {
+  /// Subscribes with callbacks that run isolated to `actor`: for each value, the failure and completion.
+  ///
+  /// Each callback receives `actor` as an `isolated` parameter, so it touches the actor's state directly. Events
+  /// arrive in the order they were sent, one at a time, the terminal event last. They are queued and one job on
+  /// the actor delivers a whole burst; no `Task` is made per event. When the sender already runs on the actor's
+  /// executor (the main actor on the main queue, or an actor whose executor is a ``QueueScheduler``) and nothing
+  /// is waiting, the event is delivered before `sendNext` returns; otherwise it is delivered later, by that job.
+  ///
+  /// The subscription holds `actor` strongly until it ends, as a closure capturing the actor would. It ends with
+  /// the terminal event or when disposed; then the callbacks and the actor are released. Once `dispose()` has
+  /// returned on the actor, no callback runs again; disposed elsewhere, a callback already under way finishes.
+  ///
+  /// ```swift
+  /// actor Portfolio {
+  ///   var total = 0.0
+  ///   var failure: QuoteError?
+  ///   func follow(_ quotes: Signal<Double, QuoteError>) -> any Disposable {
+  ///     quotes.subscribeNext(
+  ///       isolatedTo: self, { portfolio, price in portfolio.total += price },
+  ///       error: { portfolio, error in portfolio.failure = error },
+  ///       completed: { _ in })
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - actor: The actor whose isolation the callbacks run in; held until the subscription ends.
+  ///   - next: Called with each value.
+  ///   - error: Called with the failure.
+  ///   - completed: Called on completion.
+  /// - Returns: The subscription's disposable.
+  /// - Note: ReactiveCocoa 2.5 `[[signal deliverOn:scheduler] subscribeNext:error:completed:]`, with an actor in
+  ///   place of the scheduler and the isolation checked at compile time.
+  @inlinable
+  @discardableResult
+  public func subscribeNext<A: Actor>(
+    isolatedTo actor: A,
+    _ next: @escaping @Sendable (isolated A, Value) -> Void,
+    error: @escaping @Sendable (isolated A, Failure) -> Void,
+    completed: @escaping @Sendable (isolated A) -> Void
+  ) -> any Disposable {
+    IsolatedDelivery.attach(
+      self, to: .strong(actor), executor: ActorExecutor(of: actor), mode: .atOnceOnExecutor
+    ) { actor, event in
+      switch event {
+      case .next(let value):
+        next(actor, value)
+        return .proceed
+      case .error(let failure):
+        error(actor, failure)
+      case .completed:
+        completed(actor)
+      }
+      return .stop
+    }
+  }
+
+  /// Subscribes with callbacks that run isolated to `actor`, for each value and the failure; completion ends the
+  /// subscription silently.
+  ///
+  /// Delivery, order and lifetime as in ``subscribeNext(isolatedTo:_:error:completed:)``.
+  ///
+  /// ```swift
+  /// results.subscribeNext(isolatedTo: store, { store, page in store.pages.append(page) },
+  ///                       error: { store, error in store.lastError = error })
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - actor: The actor whose isolation the callbacks run in; held until the subscription ends.
+  ///   - next: Called with each value.
+  ///   - error: Called with the failure.
+  /// - Returns: The subscription's disposable.
+  /// - Note: ReactiveCocoa 2.5 `[[signal deliverOn:scheduler] subscribeNext:error:]`.
+  @inlinable
+  @discardableResult
+  public func subscribeNext<A: Actor>(
+    isolatedTo actor: A,
+    _ next: @escaping @Sendable (isolated A, Value) -> Void,
+    error: @escaping @Sendable (isolated A, Failure) -> Void
+  ) -> any Disposable {
+    subscribeNext(isolatedTo: actor, next, error: error, completed: { _ in })
+  }
+}
+
+extension Signal where Failure == Never {
+  /// Subscribes with a callback that runs isolated to `actor` for each value.
+  ///
+  /// Available when the signal cannot fail. Delivery, order and lifetime as in
+  /// ``subscribeNext(isolatedTo:_:error:completed:)``.
+  ///
+  /// ```swift
+  /// actor Counter {
+  ///   var count = 0
+  ///   func count(_ taps: Signal<Void, Never>) -> any Disposable {
+  ///     taps.subscribeNext(isolatedTo: self) { counter, _ in counter.count += 1 }
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - actor: The actor whose isolation the callback runs in; held until the subscription ends.
+  ///   - next: Called with each value.
+  /// - Returns: The subscription's disposable.
+  /// - Note: ReactiveCocoa 2.5 `[[signal deliverOn:scheduler] subscribeNext:]`.
+  @inlinable
+  @discardableResult
+  public func subscribeNext<A: Actor>(
+    isolatedTo actor: A, _ next: @escaping @Sendable (isolated A, Value) -> Void
+  ) -> any Disposable {
+    subscribeNext(isolatedTo: actor, next, error: { _, _ in }, completed: { _ in })
+  }
+
+  /// Subscribes with callbacks that run isolated to `actor`, for each value and on completion.
+  ///
+  /// Available when the signal cannot fail. Delivery, order and lifetime as in
+  /// ``subscribeNext(isolatedTo:_:error:completed:)``.
+  ///
+  /// ```swift
+  /// download.progress.subscribeNext(isolatedTo: model, { model, p in model.progress = p },
+  ///                                 completed: { model in model.isDone = true })
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - actor: The actor whose isolation the callbacks run in; held until the subscription ends.
+  ///   - next: Called with each value.
+  ///   - completed: Called on completion.
+  /// - Returns: The subscription's disposable.
+  /// - Note: ReactiveCocoa 2.5 `[[signal deliverOn:scheduler] subscribeNext:completed:]`.
+  @inlinable
+  @discardableResult
+  public func subscribeNext<A: Actor>(
+    isolatedTo actor: A,
+    _ next: @escaping @Sendable (isolated A, Value) -> Void,
+    completed: @escaping @Sendable (isolated A) -> Void
+  ) -> any Disposable {
+    subscribeNext(isolatedTo: actor, next, error: { _, _ in }, completed: completed)
+  }
+
+  /// Binds each value into `actor`'s state with `set`, which runs isolated to the actor, until the signal
+  /// completes, the binding is disposed, or the actor goes away.
+  ///
+  /// Key paths to actor-isolated properties cannot be formed, so the binding takes a setter that receives the
+  /// actor `isolated`. Values are set in order, delivered as in ``subscribeNext(isolatedTo:_:error:completed:)``
+  /// (at once when sent on the actor's executor with nothing waiting, else by one job per burst). Unlike a
+  /// subscription, a binding holds the actor weakly, as RAC's `RAC(object, keyPath)` ends with its object: a
+  /// value that finds the actor gone ends the binding.
+  ///
+  /// ```swift
+  /// actor Thermostat {
+  ///   var target = 20.0
+  ///   func follow(_ setting: Signal<Double, Never>) -> any Disposable {
+  ///     setting.bind(isolatedTo: self) { thermostat, value in thermostat.target = value }
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - actor: The actor to update; held weakly.
+  ///   - set: Stores a value into the actor's state.
+  /// - Returns: The binding's disposable.
+  /// - Note: ReactiveCocoa 2.5 `RAC(object, keyPath)` / `-setKeyPath:onObject:`, with an actor's setter in place
+  ///   of a key path.
+  @inlinable
+  @discardableResult
+  public func bind<A: Actor>(
+    isolatedTo actor: A, _ set: @escaping @Sendable (isolated A, Value) -> Void
+  ) -> any Disposable {
+    IsolatedDelivery.attach(
+      self, to: .weak(WeakActor(actor)), executor: ActorExecutor(of: actor), mode: .atOnceOnExecutor
+    ) { actor, event in
+      guard case .next(let value) = event else { return .stop }
+      set(actor, value)
+      return .proceed
+    }
+  }
+}
+
+extension Signal {
+  /// Subscribes `handler` on the main actor, always asynchronously (RAC's `-deliverOn:` of the main thread
+  /// scheduler), through the isolated-delivery engine: for `subscribeNext(onMainActor:…)` in the Interop module.
+  package func subscribeOnMainActorAsynchronously(
+    _ handler: @escaping @Sendable @MainActor (Event<Value, Failure>) -> Void
+  ) -> any Disposable {
+    IsolatedDelivery.attach(
+      self, to: .strong(MainActor.shared), executor: .mainQueue, mode: .alwaysAsynchronous
+    ) { _, event in
+      MainActor.assumeIsolated { handler(event) }
+      return event.isTerminating ? .stop : .proceed
+    }
+  }
+}
