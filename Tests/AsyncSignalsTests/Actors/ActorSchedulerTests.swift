@@ -1,0 +1,123 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import AsyncSignals
+
+/// An actor that counts blocks run in its isolation.
+actor Counter {
+  var values: [Int] = []
+  func record(_ value: Int) { values.append(value) }
+}
+
+@Suite("ActorScheduler")
+struct ActorSchedulerTests {
+  @Test("blocks run in the actor's isolation, in the order scheduled, with the scheduler current")
+  func fifoInIsolation() async {
+    let counter = Counter()
+    let scheduler = ActorScheduler(counter)
+    let done = Locked<CheckedContinuation<Void, Never>?>(nil)
+    await withCheckedContinuation { continuation in
+      done.value = continuation
+      onPlainThread {
+        for value in 0..<200 {
+          scheduler.schedule {
+            counter.assertIsolated()
+            precondition(Schedulers.current === scheduler, "ActorScheduler: not current while a block runs")
+            counter.assumeIsolated { $0.record(value) }
+          }
+        }
+        scheduler.schedule { done.value?.resume() }
+      }
+    }
+    #expect(await counter.values == Array(0..<200))
+  }
+
+  @Test("a block disposed before it runs never runs")
+  func disposedBlockNeverRuns() async {
+    let actor = QueueActor()
+    let scheduler = ActorScheduler(actor)
+    let gate = closeGate(on: actor.scheduler)
+    let first = scheduler.schedule { actor.assumeIsolated { $0.log.append("first") } }
+    scheduler.schedule { actor.assumeIsolated { $0.log.append("second") } }
+    first?.dispose()
+    gate.signal()
+    await drained(actor.scheduler)
+    #expect(await actor.log == ["second"])
+  }
+
+  @Test("schedule never runs the block before it returns, even on the actor")
+  func alwaysAsynchronous() async {
+    let actor = QueueActor()
+    let scheduler = ActorScheduler(actor)
+    actor.scheduler.queue.async {
+      scheduler.schedule { actor.assumeIsolated { $0.log.append("block") } }
+      actor.assumeIsolated { $0.log.append("returned") }
+    }
+    await drained(actor.scheduler)
+    await drained(actor.scheduler)
+    #expect(await actor.log == ["returned", "block"])
+  }
+
+  @Test("deliver(on:) an actor scheduler delivers each event in the actor's isolation, in order")
+  func deliverOnActor() async {
+    let counter = Counter()
+    let scheduler = ActorScheduler(counter)
+    let subject = Subject<Int, Never>()
+    let finished = Locked<CheckedContinuation<Void, Never>?>(nil)
+    await withCheckedContinuation { continuation in
+      finished.value = continuation
+      subject.deliver(on: scheduler).subscribeNext(
+        { value in counter.assumeIsolated { $0.record(value) } }, completed: { finished.value?.resume() })
+      onPlainThread {
+        for value in 0..<100 { subject.sendNext(value) }
+        subject.sendCompleted()
+      }
+    }
+    #expect(await counter.values == Array(0..<100))
+  }
+
+  @Test("a dated block runs on the actor, after its date")
+  func datedBlock() async {
+    let counter = Counter()
+    let scheduler = ActorScheduler(counter)
+    let start = Date()
+    let ranAt = await withCheckedContinuation { (continuation: CheckedContinuation<Date, Never>) in
+      scheduler.schedule(afterDelay: .milliseconds(20)) {
+        counter.assertIsolated()
+        continuation.resume(returning: Date())
+      }
+    }
+    #expect(ranAt.timeIntervalSince(start) >= 0.019)
+  }
+
+  @Test("interval on an actor scheduler ticks in the actor's isolation; disposing stops the ticks")
+  func intervalOnActor() async {
+    let counter = Counter()
+    let scheduler = ActorScheduler(counter)
+    let values = await withCheckedContinuation { (continuation: CheckedContinuation<[Date], Never>) in
+      let ticks = Locked<[Date]>([])
+      _ = Signal<Date, Never>.interval(.milliseconds(2), on: scheduler).take(3).subscribeNext(
+        { date in
+          counter.assertIsolated()
+          ticks.append(date)
+        }, completed: { continuation.resume(returning: ticks.value) })
+    }
+    #expect(values.count == 3)
+  }
+
+  @Test("the scheduler holds its actor strongly")
+  func holdsActor() {
+    weak var weakCounter: Counter?
+    var scheduler: ActorScheduler<Counter>?
+    do {
+      let counter = Counter()
+      weakCounter = counter
+      scheduler = ActorScheduler(counter)
+    }
+    #expect(weakCounter != nil)
+    #expect(scheduler?.actor === weakCounter)
+    scheduler = nil
+    #expect(weakCounter == nil)
+  }
+}
