@@ -8,8 +8,14 @@
 /// Each execution is hot and runs to its end: the work is subscribed once, on the command's scheduler, after the
 /// new ``executing`` and ``enabled`` values have been delivered; its events are replayed to every subscriber of
 /// the returned signal; disposing those subscriptions does not stop it. ``executionSignals``, ``executing``,
-/// ``enabled`` and ``errors`` deliver on the command's scheduler (the main queue by default, as in RAC), in the
-/// order the command decided them. When the command is deinitialised they complete, and its subscription to
+/// ``enabled`` and ``errors`` deliver on the command's scheduler, in the order the command decided them.
+///
+/// The scheduler, unless you pass one: the main queue's when the command is made on the main actor (as RAC
+/// always used the main thread, for UI), and otherwise a serial ``QueueScheduler`` of the command's own, so that
+/// a command made in an actor, a task, an async `main` or a test with no running main queue works there too.
+/// A main-actor command needs the main queue to run: in synchronous top-level code that never yields to it (no
+/// `await`, no `dispatchMain()`, no run loop), its state signals and executions never start; make such a command
+/// with an explicit scheduler, or from an `async` `main`. When the command is deinitialised they complete, and its subscription to
 /// the enabled signal is disposed; executions in flight run on.
 ///
 /// ```swift
@@ -100,18 +106,22 @@ public final class Command<Input: Sendable, Output: Sendable, Failure: Error>: S
   ///   - enabled: Whether the command may execute; `nil` means always (subject to
   ///     `allowsConcurrentExecution`). Subscribed now and sampled synchronously.
   ///   - allowsConcurrentExecution: Whether executions may overlap. Defaults to `false`.
-  ///   - scheduler: Where the state signals deliver and where the work is subscribed. Defaults to the main
-  ///     queue's scheduler.
+  ///   - scheduler: Where the state signals deliver and where the work is subscribed. `nil`, the default, means
+  ///     the main queue's scheduler when `isolation` is the main actor, and a serial scheduler of the command's
+  ///     own otherwise.
+  ///   - isolation: The caller's isolation, which picks the default scheduler; leave it to its default.
   ///   - execute: Creates the work of one execution from its input.
   /// - Note: ReactiveCocoa 2.5 `-initWithEnabled:signalBlock:` and `-initWithSignalBlock:`.
   public init(
     enabled: Signal<Bool, Never>? = nil,
     allowsConcurrentExecution: Bool = false,
-    scheduler: any Scheduler = QueueScheduler.main,
+    scheduler: (any Scheduler)? = nil,
+    isolation: (any Actor)? = #isolation,
     execute: @escaping @Sendable (Input) -> Signal<Output, Failure>
   ) {
     let storage = CommandStorage<Output, Failure>(
-      allowsConcurrentExecution: allowsConcurrentExecution, scheduler: scheduler)
+      allowsConcurrentExecution: allowsConcurrentExecution,
+      scheduler: scheduler ?? Self.defaultScheduler(isolation: isolation))
     self.storage = storage
     self.work = execute
     self.executionSignals = storage.executionSignals
@@ -128,6 +138,42 @@ public final class Command<Input: Sendable, Output: Sendable, Failure: Error>: S
   deinit {
     enabledSubscription?.dispose()
     storage.update { $0.finish() }
+  }
+
+  /// The scheduler a command uses when none is given: the main queue's on the main actor, otherwise its own.
+  static func defaultScheduler(isolation: (any Actor)?) -> any Scheduler {
+    isolation is MainActor ? QueueScheduler.main : QueueScheduler(name: "AsyncSignals.Command")
+  }
+
+  /// Whether the command may execute now: its `enabled` input's latest value is `true` and, unless it allows
+  /// concurrent execution, no execution is in flight.
+  ///
+  /// Read synchronously from the command's state, ahead of the ``enabled`` signal, which delivers the same
+  /// change later on the command's scheduler. An ``execute(_:)`` right after a `true` may still find the command
+  /// disabled if another thread executes it first.
+  ///
+  /// ```swift
+  /// if save.isEnabled { save.execute(document).subscribeNext({ _ in }, error: { _ in }) }
+  /// ```
+  ///
+  /// - Note: ReactiveCocoa 2.5 `immediateEnabled` (private in RAC).
+  public var isEnabled: Bool {
+    storage.isEnabled
+  }
+
+  /// Whether an execution is in flight now.
+  ///
+  /// Read synchronously from the command's state, ahead of the ``executing`` signal, which delivers the same
+  /// change later on the command's scheduler.
+  ///
+  /// ```swift
+  /// login.execute(credentials).subscribeNext({ _ in }, error: { _ in })
+  /// assert(login.isExecuting)  // true at once; `executing` sends `true` on the scheduler
+  /// ```
+  ///
+  /// - Note: ReactiveCocoa 2.5 `immediateExecuting` (private in RAC).
+  public var isExecuting: Bool {
+    storage.isExecuting
   }
 
   /// Whether executions may overlap. While it is `false`, the command is disabled during an execution.

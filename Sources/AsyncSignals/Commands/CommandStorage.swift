@@ -136,6 +136,14 @@ final class CommandStorage<Output: Sendable, Failure: Error>: Sendable {
     state.withLock { $0.allowsConcurrentExecution }
   }
 
+  var isEnabled: Bool {
+    state.withLock { $0.isEnabled }
+  }
+
+  var isExecuting: Bool {
+    state.withLock { $0.activeExecutions > 0 }
+  }
+
   /// Applies `change` under the lock, then schedules one delivery per effect it queued.
   @discardableResult
   func apply<Result>(_ change: (inout CommandState<Output, Failure>) -> (Result, effects: Int)) -> Result {
