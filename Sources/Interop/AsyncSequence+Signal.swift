@@ -29,18 +29,46 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// - Note: ReactiveCocoa 2.5 `RACSequence.signal` for an async sequence. Unlike peers' bridges, the typed
   ///   failure is kept and the iteration never runs on, or blocks, the subscriber's actor.
   public var signal: Signal<Element, Failure> {
-    Signal.detachedTask { subscriber in
-      var iterator = makeAsyncIterator()
-      do throws(Failure) {
-        while let element = try await iterator.next(isolation: nil) {
-          subscriber.sendNext(element)
-          // Disposed meanwhile: stop pulling even if the sequence ignores cancellation.
-          if Task.isCancelled { return }
-        }
-        subscriber.sendCompleted()
-      } catch {
-        subscriber.sendError(error)
+    Signal.detachedTask { subscriber in await pump(into: subscriber, isolation: nil) }
+  }
+
+  /// A cold signal that iterates this sequence in `actor`'s isolation once per subscription, sending each
+  /// element, then completing; a thrown error becomes the signal's failure, typed.
+  ///
+  /// As ``signal``, but each subscription's task hops onto `actor` and iterates there: the sequence's
+  /// `next(isolation:)` is called with `actor` as its isolation, so a sequence that calls back into the actor
+  /// (or one built by the actor) needs no extra hop, and elements are sent from the actor's executor. Each `await`
+  /// for the next element lets other work of the actor run. The signal, and each subscription's task while it
+  /// runs, hold `actor` strongly. Disposing the subscription cancels the task.
+  ///
+  /// ```swift
+  /// actor Sensor {
+  ///   let readings: AsyncStream<Double>
+  ///   init(readings: AsyncStream<Double>) { self.readings = readings }
+  ///   var signal: Signal<Double, Never> { readings.signal(isolatedTo: self) }
+  /// }
+  /// ```
+  ///
+  /// - Parameter actor: The actor whose isolation the iteration runs in.
+  /// - Returns: A cold signal of the sequence's elements.
+  /// - Note: ReactiveCocoa 2.5 `RACSequence.signal` (`-signalWithScheduler:`), with an actor in place of the
+  ///   scheduler.
+  public func signal<A: Actor>(isolatedTo actor: A) -> Signal<Element, Failure> {
+    Signal.detachedTask { subscriber in await pump(into: subscriber, isolation: actor) }
+  }
+
+  /// Iterates the sequence in `isolation`, sending each element to `subscriber`, then its end.
+  private func pump(into subscriber: any Subscriber<Element, Failure>, isolation: isolated (any Actor)?) async {
+    var iterator = makeAsyncIterator()
+    do throws(Failure) {
+      while let element = try await iterator.next(isolation: isolation) {
+        subscriber.sendNext(element)
+        // Disposed meanwhile: stop pulling even if the sequence ignores cancellation.
+        if Task.isCancelled { return }
       }
+      subscriber.sendCompleted()
+    } catch {
+      subscriber.sendError(error)
     }
   }
 }

@@ -9,11 +9,13 @@ extension Command {
   /// enabled; `executing` and `enabled` change on the command's scheduler; then, on that scheduler, the
   /// execution starts its task.
   ///
-  /// - Where the work runs: in a new detached task (`Task.detached`) per execution, on the global concurrent
-  ///   executor — never on the caller's actor (executing from a button handler does not run the work on the
-  ///   main actor) nor on the command's scheduler — without the caller's priority or task-local values. A
-  ///   closure literal is nonisolated; a `@MainActor` function passed as the work runs on the main actor, as
-  ///   its own isolation says.
+  /// - Where the work runs: in a new detached task (`Task.detached`) per execution, without the caller's
+  ///   priority or task-local values, in the work's own isolation, as with `Task`. A closure literal is
+  ///   nonisolated, the default: it runs on the global concurrent executor — never on the caller's actor
+  ///   (executing from a button handler does not run the work on the main actor) nor on the command's
+  ///   scheduler — so executions never queue behind unrelated work of the actor that made the command. A
+  ///   `@MainActor` closure (`{ @MainActor input in … }`) or function runs on the main actor; for an actor
+  ///   instance, use ``init(isolatedTo:enabled:allowsConcurrentExecution:scheduler:isolation:execute:)``.
   /// - Termination: the returned value is the execution's one value, sent from the task's thread (use
   ///   `deliver(on:)`, `subscribeNext(onMainActor:)` or `await` to move it), then the execution completes. A
   ///   thrown error ends the execution: the signal of `execute(_:)` fails with `CommandError.failed(_:)`
@@ -54,8 +56,10 @@ extension Command {
   ///   - enabled: Whether the command may execute; `nil` means always (subject to
   ///     `allowsConcurrentExecution`). Subscribed now and sampled synchronously.
   ///   - allowsConcurrentExecution: Whether executions may overlap. Defaults to `false`.
-  ///   - scheduler: Where the state signals deliver and where each execution starts its task. Defaults to the
-  ///     main queue's scheduler.
+  ///   - scheduler: Where the state signals deliver and where each execution starts its task. `nil`, the
+  ///     default, means the main queue's scheduler when `isolation` is the main actor, and a serial scheduler
+  ///     of the command's own otherwise (see ``Command``).
+  ///   - isolation: The caller's isolation, which picks the default scheduler; leave it to its default.
   ///   - execute: The work of one execution, called once with its input.
   /// - Note: ReactiveCocoa 2.5 `-initWithEnabled:signalBlock:` with a signal block that wraps asynchronous work
   ///   (`+startLazilyWithScheduler:block:`, or `+createSignal:` around a callback API). RAC, like its peers,
@@ -63,12 +67,61 @@ extension Command {
   public convenience init(
     enabled: Signal<Bool, Never>? = nil,
     allowsConcurrentExecution: Bool = false,
-    scheduler: any Scheduler = QueueScheduler.main,
-    execute: @escaping @Sendable (Input) async throws(Failure) -> Output
+    scheduler: (any Scheduler)? = nil,
+    isolation: (any Actor)? = #isolation,
+    execute: @escaping @Sendable @isolated(any) (Input) async throws(Failure) -> Output
   ) {
-    self.init(enabled: enabled, allowsConcurrentExecution: allowsConcurrentExecution, scheduler: scheduler) {
-      input in
+    self.init(
+      enabled: enabled, allowsConcurrentExecution: allowsConcurrentExecution, scheduler: scheduler,
+      isolation: isolation
+    ) { input in
       Signal.async { () async throws(Failure) -> Output in try await execute(input) }
+    }
+  }
+
+  /// Creates a command whose work is an async function isolated to `actor`: each execution calls `execute`
+  /// once, in `actor`'s isolation, and sends what it returns.
+  ///
+  /// As ``init(enabled:allowsConcurrentExecution:scheduler:isolation:execute:)``, but the work receives `actor`
+  /// `isolated`, so it reads and writes the actor's state with no `await`. Each execution's task starts detached
+  /// and hops onto the actor; each `await` inside the work lets other work of the actor run. The command holds
+  /// `actor` strongly: an actor that stores its own command makes a cycle, so such a command is made with a
+  /// weakly captured actor and the signal-returning initialiser, or released by the actor's owner.
+  ///
+  /// ```swift
+  /// actor Drafts {
+  ///   var saved: [Draft] = []
+  ///   func makeSaveCommand() -> Command<Draft, Void, APIError> {
+  ///     Command(isolatedTo: self) { drafts, draft throws(APIError) in
+  ///       try await api.save(draft)
+  ///       drafts.saved.append(draft)
+  ///     }
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - actor: The actor whose isolation the work runs in.
+  ///   - enabled: Whether the command may execute; `nil` means always.
+  ///   - allowsConcurrentExecution: Whether executions may overlap. Defaults to `false`.
+  ///   - scheduler: Where the state signals deliver and where each execution starts its task; `nil` as in
+  ///     ``init(enabled:allowsConcurrentExecution:scheduler:isolation:execute:)``.
+  ///   - isolation: The caller's isolation, which picks the default scheduler; leave it to its default.
+  ///   - execute: The work of one execution, called once with the actor and the input.
+  /// - Note: ReactiveCocoa 2.5 `-initWithEnabled:signalBlock:` with work that runs on an actor.
+  public convenience init<A: Actor>(
+    isolatedTo actor: A,
+    enabled: Signal<Bool, Never>? = nil,
+    allowsConcurrentExecution: Bool = false,
+    scheduler: (any Scheduler)? = nil,
+    isolation: (any Actor)? = #isolation,
+    execute: @escaping @Sendable (isolated A, Input) async throws(Failure) -> Output
+  ) {
+    self.init(
+      enabled: enabled, allowsConcurrentExecution: allowsConcurrentExecution, scheduler: scheduler,
+      isolation: isolation
+    ) { input in
+      Signal.async { () async throws(Failure) -> Output in try await execute(actor, input) }
     }
   }
 }

@@ -3,9 +3,14 @@ import AsyncSignals
 extension Signal {
   /// A signal that runs an async function once per subscription and sends its result, then completes.
   ///
-  /// Each subscription starts the function in a new detached task (`Task.detached`): it runs on the global
-  /// concurrent executor, never on the subscriber's actor, and inherits neither its priority nor its
-  /// task-local values. The result is sent from that task's thread (use a scheduler hop to move it). A thrown
+  /// Each subscription starts the function in a new detached task (`Task.detached`), which inherits neither the
+  /// subscriber's priority nor its task-local values. Where the function runs is its own isolation, as with
+  /// `Task`: a nonisolated function or closure literal (the default) runs on the global concurrent executor,
+  /// never on the subscriber's actor; a `@MainActor` one runs on the main actor; for an actor instance, use
+  /// `Signal.async(isolatedTo:_:)`. Detached is the default because a cold signal's work starts
+  /// once per subscriber, from wherever each one subscribes: tying it to the actor that made the signal would
+  /// queue every subscriber's work behind that actor. The result is sent from the task's thread (use a
+  /// scheduler hop, or isolated delivery, to move it). A thrown
   /// error becomes the signal's failure, typed. Disposing the subscription cancels the task; whatever the
   /// function returns or throws afterwards is ignored.
   ///
@@ -27,7 +32,7 @@ extension Signal {
   ///   `+startEagerly…` is this signal, subscribed to once and replayed). Peers wrap a `Task` the same way
   ///   but start it on the subscriber's actor, or lose the typed failure.
   public static func async(
-    _ operation: @escaping @Sendable () async throws(Failure) -> Value
+    _ operation: @escaping @Sendable @isolated(any) () async throws(Failure) -> Value
   ) -> Signal<Value, Failure> {
     detachedTask { subscriber in
       do throws(Failure) {
@@ -42,9 +47,10 @@ extension Signal {
 
   /// A signal whose subscriptions each run an async closure that sends values to the subscriber.
   ///
-  /// Each subscription starts `body` in a new detached task (`Task.detached`): it runs on the global
-  /// concurrent executor, never on the subscriber's actor, and inherits neither its priority nor its
-  /// task-local values. The subscriber may be sent to from there or from tasks `body` awaits; events are
+  /// Each subscription starts `body` in a new detached task (`Task.detached`), which inherits neither the
+  /// subscriber's priority nor its task-local values; `body` runs in its own isolation, as in
+  /// `Signal.async(_:)`: by default on the global concurrent executor, never on the subscriber's actor. The
+  /// subscriber may be sent to from there or from tasks `body` awaits; events are
   /// delivered one at a time (guarantee 1). When `body` returns the signal completes (unless it already
   /// terminated); when it throws, the signal fails with the typed error. Disposing the subscription cancels
   /// the task and ignores whatever is sent afterwards.
@@ -65,7 +71,8 @@ extension Signal {
   /// - Note: `Signal.create(_:)` (ReactiveCocoa 2.5 `+createSignal:`) with an async body, where the
   ///   returned disposable is the task's cancellation.
   public static func async(
-    _ body: @escaping @Sendable (_ subscriber: any Subscriber<Value, Failure>) async throws(Failure) -> Void
+    _ body: @escaping @Sendable @isolated(any) (_ subscriber: any Subscriber<Value, Failure>) async throws(Failure)
+      -> Void
   ) -> Signal<Value, Failure> {
     detachedTask { subscriber in
       do throws(Failure) {
@@ -81,6 +88,73 @@ extension Signal {
   ///
   /// Detached on purpose: a task created with `Task { }` from the main actor would inherit it and run the
   /// work there, blocking it between suspension points (a known bug of a peer library's bridge).
+  /// A signal that runs an async function isolated to `actor` once per subscription and sends its result, then
+  /// completes.
+  ///
+  /// As `Signal.async(_:)`, but the function runs in `actor`'s isolation and receives it `isolated`, so it
+  /// reads and writes the actor's state with no `await` (each `await` inside lets other work of the actor run,
+  /// as in any actor method). The task starts detached and hops onto the actor. The signal, and each
+  /// subscription's task while it runs, hold `actor` strongly. Disposing the subscription cancels the task.
+  ///
+  /// ```swift
+  /// actor Cache {
+  ///   var pages: [Int: Page] = [:]
+  ///   func page(_ number: Int) -> Signal<Page, APIError> {
+  ///     Signal.async(isolatedTo: self) { cache throws(APIError) in
+  ///       if let page = cache.pages[number] { return page }
+  ///       let page = try await api.page(number)
+  ///       cache.pages[number] = page
+  ///       return page
+  ///     }
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - actor: The actor whose isolation the function runs in.
+  ///   - operation: The work of one subscription; it should honour task cancellation.
+  /// - Returns: A cold signal of one value.
+  /// - Note: ReactiveCocoa 2.5 `+startLazilyWithScheduler:block:` with an actor in place of the scheduler.
+  public static func async<A: Actor>(
+    isolatedTo actor: A, _ operation: @escaping @Sendable (isolated A) async throws(Failure) -> Value
+  ) -> Signal<Value, Failure> {
+    async { () async throws(Failure) -> Value in try await operation(actor) }
+  }
+
+  /// A signal whose subscriptions each run an async closure isolated to `actor` that sends values to the
+  /// subscriber.
+  ///
+  /// As the subscriber form of `Signal.async(_:)`, but `body` runs in `actor`'s isolation and
+  /// receives it `isolated`. The signal, and each subscription's task while it runs, hold `actor` strongly.
+  ///
+  /// ```swift
+  /// actor Feed {
+  ///   var seen: Set<Item.ID> = []
+  ///   func fresh() -> Signal<Item, APIError> {
+  ///     Signal.async(isolatedTo: self) { feed, subscriber throws(APIError) in
+  ///       for item in try await api.items() where feed.seen.insert(item.id).inserted {
+  ///         subscriber.sendNext(item)
+  ///       }
+  ///     }
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - actor: The actor whose isolation `body` runs in.
+  ///   - body: The work of one subscription; it sends to the subscriber and should honour task cancellation.
+  /// - Returns: A cold signal.
+  /// - Note: ReactiveCocoa 2.5 `+createSignal:` with asynchronous work on an actor.
+  public static func async<A: Actor>(
+    isolatedTo actor: A,
+    _ body: @escaping @Sendable (isolated A, _ subscriber: any Subscriber<Value, Failure>) async throws(Failure)
+      -> Void
+  ) -> Signal<Value, Failure> {
+    async { (subscriber: any Subscriber<Value, Failure>) async throws(Failure) -> Void in
+      try await body(actor, subscriber)
+    }
+  }
+
   static func detachedTask(
     _ work: @escaping @Sendable (any Subscriber<Value, Failure>) async -> Void
   ) -> Signal<Value, Failure> {
