@@ -106,6 +106,8 @@ extension Signal {
       precondition(limit >= 0, "values(bufferingPolicy:onDrop:): bufferingNewest's limit must not be negative")
     case .bufferingOldest(let limit):
       precondition(limit >= 0, "values(bufferingPolicy:onDrop:): bufferingOldest's limit must not be negative")
+    case .bounded(let limit):
+      precondition(limit > 0, "values(bufferingPolicy:onDrop:): bounded's limit must be positive")
     }
     return SignalSequence(signal: self, bufferingPolicy: bufferingPolicy, onDrop: onDrop)
   }

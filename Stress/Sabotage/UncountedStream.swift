@@ -12,7 +12,7 @@ enum UncountedStream {
   > {
     let limit: AsyncThrowingStream<Int, any Error>.Continuation.BufferingPolicy
     switch policy {
-    case .unbounded: limit = .unbounded
+    case .unbounded, .bounded: limit = .unbounded  // AsyncStream cannot make a producer wait
     case .bufferingNewest(let count): limit = .bufferingNewest(count)
     case .bufferingOldest(let count): limit = .bufferingOldest(count)
     }

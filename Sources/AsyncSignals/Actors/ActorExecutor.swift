@@ -10,7 +10,7 @@ import Dispatch
 /// Dispatch then says whether the calling code runs on that queue. For every other actor the answer is "no",
 /// which is always safe: the work is queued and a job runs it.
 @usableFromInline
-enum ActorExecutor: Sendable {
+package enum ActorExecutor: Sendable {
   /// The main actor: the main queue.
   case mainQueue
   /// An actor whose custom executor is this scheduler.
@@ -19,7 +19,7 @@ enum ActorExecutor: Sendable {
   case unknown
 
   @usableFromInline
-  init<A: Actor>(of actor: A) {
+  package init<A: Actor>(of actor: A) {
     if actor is MainActor {
       self = .mainQueue
       return
@@ -35,7 +35,7 @@ enum ActorExecutor: Sendable {
 
   /// Whether the calling code runs on the actor's executor, so that `assumeIsolated` holds.
   @inlinable
-  var isCurrent: Bool {
+  package var isCurrent: Bool {
     switch self {
     case .mainQueue: return CurrentScheduler.isOnMainQueue
     case .queue(let scheduler): return scheduler.isRunningOnQueue

@@ -1,8 +1,8 @@
 /// How a ``SignalSequence`` iterator buffers the values that arrive while its consumer is busy.
 ///
 /// A signal pushes; a `for await` loop pulls. Values sent while the loop body runs wait in the iterator's
-/// own buffer. The buffer is unbounded unless you bound it; a bounded buffer drops values when it is full,
-/// and never silently: every drop is counted in ``SignalSequence/droppedCount`` and
+/// own buffer. The buffer is unbounded unless you bound it. ``bounded(_:)`` loses nothing: when it is full, the
+/// producer waits where waiting is safe. The two `buffering` policies drop values when full, and never silently: every drop is counted in ``SignalSequence/droppedCount`` and
 /// ``SignalSequence/Iterator/droppedCount``, and passed to the `onDrop` closure of
 /// `values(bufferingPolicy:onDrop:)` if you gave one. A consumer that is already waiting
 /// takes the value directly, so nothing is dropped while the loop keeps up, even with a limit of zero.
@@ -35,4 +35,23 @@ public enum SignalBufferingPolicy: Sendable, Hashable {
   /// for await line in log.values(bufferingPolicy: .bufferingOldest(100)) { await write(line) }
   /// ```
   case bufferingOldest(Int)
+  /// Keeps at most `limit` values and loses none: when the buffer is full, the producer waits until the consumer
+  /// takes a value, where waiting is safe.
+  ///
+  /// Who waits: a producer on a plain thread or a Dispatch queue blocks inside `sendNext` (and so does every
+  /// sender queued behind it on the same signal) until there is room or the loop ends. Two producers never wait,
+  /// because waiting could stop the consumer from ever making room:
+  /// - a producer running in a task, which would hold a thread of Swift's small cooperative pool, perhaps the one
+  ///   the consumer needs;
+  /// - a producer on the consumer's own executor (the main queue for a loop on the main actor, or the
+  ///   ``QueueScheduler`` that is the consuming actor's executor).
+  ///
+  /// For those the buffer grows past `limit`; every value buffered beyond it is counted in
+  /// ``SignalSequence/overflowCount`` and ``SignalSequence/Iterator/overflowCount``. `limit` must be positive.
+  ///
+  /// ```swift
+  /// // A parser on its own queue may run ahead of the writer by at most 64 records:
+  /// for await record in parser.records.values(bufferingPolicy: .bounded(64)) { await database.insert(record) }
+  /// ```
+  case bounded(Int)
 }

@@ -38,6 +38,7 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
   let signal: Signal<Element, Failure>
   let onDrop: (@Sendable (Element) -> Void)?
   let drops: DropCounter?
+  let overflows: DropCounter?
 
   /// How each iterator buffers values that arrive while its consumer is busy.
   public let bufferingPolicy: SignalBufferingPolicy
@@ -47,8 +48,15 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
     self.signal = signal
     self.bufferingPolicy = bufferingPolicy
     self.onDrop = onDrop
-    // An unbounded buffer drops nothing, so it needs no counter.
-    self.drops = bufferingPolicy == .unbounded ? nil : DropCounter()
+    // Only the dropping policies drop, and only `bounded` overflows; the others need no counter.
+    switch bufferingPolicy {
+    case .unbounded:
+      (drops, overflows) = (nil, nil)
+    case .bounded:
+      (drops, overflows) = (nil, DropCounter())
+    case .bufferingNewest, .bufferingOldest:
+      (drops, overflows) = (DropCounter(), nil)
+    }
   }
 
   /// How many values the iterators of this sequence have dropped so far, all together; always `0` with the
@@ -63,6 +71,20 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
     drops?.value ?? 0
   }
 
+  /// How many values the iterators of this sequence have buffered beyond a ``SignalBufferingPolicy/bounded(_:)``
+  /// limit, all together, because their producer could not wait (it ran in a task, or on the consumer's own
+  /// executor); always `0` with the other policies. Nothing was lost: the figure says how far past the bound
+  /// memory went.
+  ///
+  /// ```swift
+  /// let records = parser.records.values(bufferingPolicy: .bounded(64))
+  /// for await record in records { await database.insert(record) }
+  /// print("buffered beyond the bound", records.overflowCount, "times")
+  /// ```
+  public var overflowCount: Int {
+    overflows?.value ?? 0
+  }
+
   /// Creates an iterator. It subscribes to the signal at its first call to `next()`.
   ///
   /// ```swift
@@ -73,7 +95,8 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
   /// - Returns: A new iterator, with a subscription and buffer of its own.
   public func makeAsyncIterator() -> Iterator {
     Iterator(
-      storage: SignalSequenceStorage(signal: signal, policy: bufferingPolicy, onDrop: onDrop, drops: drops))
+      storage: SignalSequenceStorage(
+        signal: signal, policy: bufferingPolicy, onDrop: onDrop, drops: drops, overflows: overflows))
   }
 
   /// The iterator of a ``SignalSequence``: one subscription to the signal and its buffer.
@@ -116,6 +139,18 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
     /// ```
     public var droppedCount: Int {
       lifetime.storage.droppedCount
+    }
+
+    /// How many values this iterator has buffered beyond a ``SignalBufferingPolicy/bounded(_:)`` limit because
+    /// their producer could not wait.
+    ///
+    /// ```swift
+    /// var iterator = records.values(bufferingPolicy: .bounded(4)).makeAsyncIterator()
+    /// _ = await iterator.next()
+    /// print(iterator.overflowCount)
+    /// ```
+    public var overflowCount: Int {
+      lifetime.storage.overflowCount
     }
 
     /// The next value, in the caller's isolation; `nil` once the signal has completed or iteration was

@@ -23,14 +23,15 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
   enum NextAction {
     /// First call: subscribe (lock released), then ask again.
     case subscribe
-    case returnResult(Result<Element?, Failure>)
+    /// The result, and whether a producer waits for the room that taking it made.
+    case returnResult(Result<Element?, Failure>, wakeProducer: Bool)
     /// Nothing buffered: suspend and call `suspend(with:)`.
     case suspend
   }
 
   enum SuspendAction {
     case none
-    case resume(Waiter, Result<Element?, Failure>)
+    case resume(Waiter, Result<Element?, Failure>, wakeProducer: Bool)
   }
 
   enum ValueAction {
@@ -38,6 +39,10 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
     case resume(Waiter, Element)
     /// The buffer was full: this value was dropped (the arriving one or the oldest buffered one).
     case dropped(Element)
+    /// `.bounded` and full: the producer waits for room, then offers the value again.
+    case waitForRoom
+    /// `.bounded` and full, but the producer may not wait: buffered beyond the limit, and counted.
+    case overflowed
   }
 
   enum TerminalAction {
@@ -50,7 +55,7 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
     case none
     /// Resume the waiter (if any) with the end, dispose the subscription (if any), and release the buffered
     /// values, all with the lock released.
-    case cancel(Waiter?, (any Disposable)?, Ring<Element>)
+    case cancel(Waiter?, (any Disposable)?, Ring<Element>, wakeProducer: Bool)
   }
 
   private let policy: SignalBufferingPolicy
@@ -60,6 +65,12 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
   private var subscription: (any Disposable)?
   /// How many values this iterator's buffer has dropped.
   private(set) var droppedCount = 0
+  /// How many values were buffered beyond a `.bounded` limit because their producer could not wait.
+  private(set) var overflowCount = 0
+  /// A producer waits for room (`.bounded` only); the consumer wakes it when it takes a value or cancels.
+  private var producerWaits = false
+  /// Where the consumer runs (`.bounded` only), so that a producer on that executor never waits for it.
+  private var consumerExecutor: ActorExecutor?
 
   init(policy: SignalBufferingPolicy) {
     self.policy = policy
@@ -67,19 +78,27 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
 
   // MARK: Consumer
 
-  mutating func next() -> NextAction {
+  mutating func next(consumerExecutor executor: @autoclosure () -> ActorExecutor?) -> NextAction {
     switch phase {
     case .idle:
       phase = .streaming
+      if case .bounded = policy { consumerExecutor = executor() }
       return .subscribe
     case .streaming:
-      if let element = buffer.popFirst() { return .returnResult(.success(element)) }
+      if let element = buffer.popFirst() { return .returnResult(.success(element), wakeProducer: tookRoom()) }
       return .suspend
     case .draining:
-      return .returnResult(drain())
+      return .returnResult(drain(), wakeProducer: false)
     case .finished:
-      return .returnResult(.success(nil))
+      return .returnResult(.success(nil), wakeProducer: false)
     }
+  }
+
+  /// Whether a waiting producer must be woken now that the consumer took a value (or stopped taking them).
+  private mutating func tookRoom() -> Bool {
+    guard producerWaits else { return false }
+    producerWaits = false
+    return true
   }
 
   /// Called by a consumer that found nothing buffered, once it holds its continuation. Events may have
@@ -89,16 +108,18 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
     case .idle:
       preconditionFailure("SignalSequence: suspended before subscribing")
     case .streaming:
-      if let element = buffer.popFirst() { return .resume(continuation, .success(element)) }
+      if let element = buffer.popFirst() {
+        return .resume(continuation, .success(element), wakeProducer: tookRoom())
+      }
       precondition(
         waiter == nil,
         "SignalSequence.Iterator.next(): called while another call is waiting; an iterator serves one task")
       waiter = continuation
       return .none
     case .draining:
-      return .resume(continuation, drain())
+      return .resume(continuation, drain(), wakeProducer: false)
     case .finished:
-      return .resume(continuation, .success(nil))
+      return .resume(continuation, .success(nil), wakeProducer: false)
     }
   }
 
@@ -121,7 +142,9 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
     return nil
   }
 
-  mutating func receivedValue(_ element: Element) -> ValueAction {
+  /// A value arrived. `producerMayWait` says whether its producer may block its thread for room (`.bounded` only;
+  /// given the consumer's executor): not in a task, and not on the consumer's own executor.
+  mutating func receivedValue(_ element: Element, producerMayWait: (ActorExecutor?) -> Bool) -> ValueAction {
     guard case .streaming = phase else { return .none }
     if let waiter {
       // A waiting consumer means the buffer is empty: hand the value over directly.
@@ -148,6 +171,18 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
       }
       buffer.append(element)
       return .none
+    case .bounded(let limit):
+      guard buffer.count >= limit else {
+        buffer.append(element)
+        return .none
+      }
+      if producerMayWait(consumerExecutor) {
+        producerWaits = true
+        return .waitForRoom
+      }
+      buffer.append(element)
+      overflowCount += 1
+      return .overflowed
     }
   }
 
@@ -177,6 +212,6 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
     self.waiter = nil
     self.subscription = nil
     buffer = Ring()
-    return .cancel(waiter, subscription, buffered)
+    return .cancel(waiter, subscription, buffered, wakeProducer: tookRoom())
   }
 }

@@ -1,4 +1,5 @@
 import AsyncSignals
+import Dispatch
 import Synchronization
 
 /// One iterator's subscription: owns the lock over its `SignalSequenceStateMachine` and performs every effect
@@ -15,19 +16,27 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
   private let signal: Signal<Element, Failure>
   private let onDrop: (@Sendable (Element) -> Void)?
   private let drops: DropCounter?
+  private let overflows: DropCounter?
+  /// A producer waiting for room in a `.bounded` buffer waits on this; the consumer signals it once per wait.
+  private let room = DispatchSemaphore(value: 0)
 
   init(
     signal: Signal<Element, Failure>, policy: SignalBufferingPolicy, onDrop: (@Sendable (Element) -> Void)?,
-    drops: DropCounter?
+    drops: DropCounter?, overflows: DropCounter?
   ) {
     self.state = LockedState(StateMachine(policy: policy))
     self.signal = signal
     self.onDrop = onDrop
     self.drops = drops
+    self.overflows = overflows
   }
 
   var droppedCount: Int {
     state.withLock { $0.droppedCount }
+  }
+
+  var overflowCount: Int {
+    state.withLock { $0.overflowCount }
   }
 
   // MARK: Consumer
@@ -37,18 +46,22 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
     // A task cancelled while its loop body ran ends the iteration at its next call, before any value.
     if Task.isCancelled { cancel() }
     while true {
-      switch state.withLock({ $0.next() }) {
+      switch state.withLock({ $0.next(consumerExecutor: actor.map { ActorExecutor(of: $0) }) }) {
       case .subscribe:
         // In the caller's isolation: on the main actor a scheduler is current, so the signal's subscribe
         // body runs at once, as RAC subscribes on the main thread (guarantee 5).
         signal.subscribe(self)
-      case .returnResult(let result):
+      case .returnResult(let result, let wakeProducer):
+        if wakeProducer { room.signal() }
         return result
       case .suspend:
         return await withTaskCancellationHandler(
           operation: {
             await withUnsafeContinuation(isolation: actor) { continuation in
-              if case .resume(let waiter, let result) = state.withLock({ $0.suspend(with: continuation) }) {
+              if case .resume(let waiter, let result, let wakeProducer) = state.withLock({
+                $0.suspend(with: continuation)
+              }) {
+                if wakeProducer { room.signal() }
                 waiter.resume(returning: result)
               }
             }
@@ -61,9 +74,11 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
 
   /// Ends iteration: resumes a waiting consumer with the end and disposes the subscription.
   func cancel() {
-    guard case .cancel(let waiter, let subscription, let buffered) = state.withLock({ $0.cancelled() }) else {
+    guard case .cancel(let waiter, let subscription, let buffered, let wakeProducer) = state.withLock({ $0.cancelled() })
+    else {
       return
     }
+    if wakeProducer { room.signal() }
     withExtendedLifetime(buffered) {}  // buffered values are released here, lock released
     waiter?.resume(returning: .success(nil))
     subscription?.dispose()
@@ -76,15 +91,32 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
   }
 
   func sendNext(_ value: Element) {
-    switch state.withLock({ $0.receivedValue(value) }) {
-    case .none:
-      break
-    case .resume(let waiter, let element):
-      waiter.resume(returning: .success(element))
-    case .dropped(let element):
-      drops?.increment()
-      onDrop?(element)
+    while true {
+      switch state.withLock({ $0.receivedValue(value, producerMayWait: Self.producerMayWait) }) {
+      case .none:
+        return
+      case .overflowed:
+        overflows?.increment()
+        return
+      case .resume(let waiter, let element):
+        waiter.resume(returning: .success(element))
+        return
+      case .dropped(let element):
+        drops?.increment()
+        onDrop?(element)
+        return
+      case .waitForRoom:
+        room.wait()  // the consumer took a value, or iteration ended: offer the value again
+      }
     }
+  }
+
+  /// A producer may block its thread for room only on a plain thread or a Dispatch queue: never in a task, where
+  /// it would hold one of the cooperative pool's few threads (perhaps the one the consumer needs), nor on the
+  /// consumer's own executor, where the consumer could never run to make room.
+  private static func producerMayWait(_ consumerExecutor: ActorExecutor?) -> Bool {
+    if withUnsafeCurrentTask(body: { $0 != nil }) { return false }
+    return !(consumerExecutor?.isCurrent ?? false)
   }
 
   func sendError(_ error: Failure) {
