@@ -1,5 +1,13 @@
 import Synchronization
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 // Delivery of a subscription's events into an actor's isolation.
 //
 // One engine serves every API that calls back on an actor: `subscribeNext(isolatedTo:…)`, `bind(isolatedTo:_:)`,
@@ -83,6 +91,10 @@ struct IsolatedDeliveryState<A: Actor, Value: Sendable, Failure: Error>: Sendabl
   /// The subscription to the source, disposed when the engine ends.
   @usableFromInline
   var upstream: (any Disposable)?
+  /// The thread subscribing in the actor's own isolation, while `attach` runs there: what the signal sends on it
+  /// during the subscription is sent on the actor's executor, whatever kind of executor that is.
+  @usableFromInline
+  var subscribingOnActor: pthread_t?
 
   @inlinable
   init(reference: ActorReference<A>, handler: @escaping Handler) {
@@ -114,15 +126,20 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
   }
 
   /// Subscribes `handler` to `signal`, called in `actor`'s isolation. The handler answers `.stop` to end the
-  /// subscription; a terminal event ends it too.
+  /// subscription; a terminal event ends it too. `subscribingOnActor` says that the caller runs in the actor's
+  /// isolation (its `#isolation` is the actor), so that in the at-once mode what the signal sends on this thread
+  /// during the subscription is delivered at once, even for an actor whose executor the library cannot identify.
   @inlinable
   static func attach(
     _ signal: Signal<Value, Failure>, to reference: ActorReference<A>, executor: ActorExecutor,
-    mode: IsolatedDeliveryMode, handler: @escaping @Sendable (isolated A, Event<Value, Failure>) -> Flow
+    mode: IsolatedDeliveryMode, subscribingOnActor: Bool = false,
+    handler: @escaping @Sendable (isolated A, Event<Value, Failure>) -> Flow
   ) -> IsolatedDelivery {
     let delivery = IsolatedDelivery(reference: reference, executor: executor, mode: mode, handler: handler)
+    if subscribingOnActor { delivery.state.withLock { $0.subscribingOnActor = pthread_self() } }
     let upstream = signal.attach(Observer(raw: { kind, payload in delivery.received(Event(kind, payload)) }))
     let keep = delivery.state.withLock { state -> Bool in
+      state.subscribingOnActor = nil
       guard state.target != nil, !state.upstreamEnded else { return false }
       state.upstream = upstream
       return true
@@ -158,6 +175,9 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
       guard let target = state.target, !state.upstreamEnded else { return .stop }
       guard let actor = target.reference.actor else { return .stop }  // a weakly held actor has gone
       if event.isTerminating { state.upstreamEnded = true }
+      let onExecutor =
+        onExecutor
+        || (mode == .atOnceOnExecutor && state.subscribingOnActor.map { pthread_equal($0, pthread_self()) != 0 } == true)
       switch state.phase {
       case .idle where onExecutor:
         state.phase = .delivering

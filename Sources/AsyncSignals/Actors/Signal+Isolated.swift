@@ -8,8 +8,11 @@ extension Signal {
   /// Each callback receives `actor` as an `isolated` parameter, so it touches the actor's state directly. Events
   /// arrive in the order they were sent, one at a time, the terminal event last. They are queued and one job on
   /// the actor delivers a whole burst; no `Task` is made per event. When the sender already runs on the actor's
-  /// executor (the main actor on the main queue, or an actor whose executor is a ``QueueScheduler``) and nothing
-  /// is waiting, the event is delivered before `sendNext` returns; otherwise it is delivered later, by that job.
+  /// executor and nothing is waiting, the event is delivered before `sendNext` returns; otherwise it is delivered
+  /// later, by that job. The library knows it runs on the actor's executor on the main queue (for the main
+  /// actor), on the ``QueueScheduler`` that is the actor's executor, and — for any actor — while this call
+  /// subscribes from the actor's own isolation: a signal that sends at once, such as a ``BehaviorSubject``,
+  /// has then delivered its values when `subscribeNext` returns.
   ///
   /// The subscription holds `actor` strongly until it ends, as a closure capturing the actor would. It ends with
   /// the terminal event or when disposed; then the callbacks and the actor are released. Once `dispose()` has
@@ -33,6 +36,7 @@ extension Signal {
   ///   - next: Called with each value.
   ///   - error: Called with the failure.
   ///   - completed: Called on completion.
+  ///   - isolation: The caller's isolation; leave it to its default.
   /// - Returns: The subscription's disposable.
   /// - Note: ReactiveCocoa 2.5 `[[signal deliverOn:scheduler] subscribeNext:error:completed:]`, with an actor in
   ///   place of the scheduler and the isolation checked at compile time.
@@ -42,10 +46,12 @@ extension Signal {
     isolatedTo actor: A,
     _ next: @escaping @Sendable (isolated A, Value) -> Void,
     error: @escaping @Sendable (isolated A, Failure) -> Void,
-    completed: @escaping @Sendable (isolated A) -> Void
+    completed: @escaping @Sendable (isolated A) -> Void,
+    isolation: isolated (any Actor)? = #isolation
   ) -> any Disposable {
     IsolatedDelivery.attach(
-      self, to: .strong(actor), executor: ActorExecutor(of: actor), mode: .atOnceOnExecutor
+      self, to: .strong(actor), executor: ActorExecutor(of: actor), mode: .atOnceOnExecutor,
+      subscribingOnActor: isolation === actor
     ) { actor, event in
       switch event {
       case .next(let value):
@@ -74,6 +80,7 @@ extension Signal {
   ///   - actor: The actor whose isolation the callbacks run in; held until the subscription ends.
   ///   - next: Called with each value.
   ///   - error: Called with the failure.
+  ///   - isolation: The caller's isolation; leave it to its default.
   /// - Returns: The subscription's disposable.
   /// - Note: ReactiveCocoa 2.5 `[[signal deliverOn:scheduler] subscribeNext:error:]`.
   @inlinable
@@ -81,9 +88,10 @@ extension Signal {
   public func subscribeNext<A: Actor>(
     isolatedTo actor: A,
     _ next: @escaping @Sendable (isolated A, Value) -> Void,
-    error: @escaping @Sendable (isolated A, Failure) -> Void
+    error: @escaping @Sendable (isolated A, Failure) -> Void,
+    isolation: isolated (any Actor)? = #isolation
   ) -> any Disposable {
-    subscribeNext(isolatedTo: actor, next, error: error, completed: { _ in })
+    subscribeNext(isolatedTo: actor, next, error: error, completed: { _ in }, isolation: isolation)
   }
 }
 
@@ -105,14 +113,16 @@ extension Signal where Failure == Never {
   /// - Parameters:
   ///   - actor: The actor whose isolation the callback runs in; held until the subscription ends.
   ///   - next: Called with each value.
+  ///   - isolation: The caller's isolation; leave it to its default.
   /// - Returns: The subscription's disposable.
   /// - Note: ReactiveCocoa 2.5 `[[signal deliverOn:scheduler] subscribeNext:]`.
   @inlinable
   @discardableResult
   public func subscribeNext<A: Actor>(
-    isolatedTo actor: A, _ next: @escaping @Sendable (isolated A, Value) -> Void
+    isolatedTo actor: A, _ next: @escaping @Sendable (isolated A, Value) -> Void,
+    isolation: isolated (any Actor)? = #isolation
   ) -> any Disposable {
-    subscribeNext(isolatedTo: actor, next, error: { _, _ in }, completed: { _ in })
+    subscribeNext(isolatedTo: actor, next, error: { _, _ in }, completed: { _ in }, isolation: isolation)
   }
 
   /// Subscribes with callbacks that run isolated to `actor`, for each value and on completion.
@@ -129,6 +139,7 @@ extension Signal where Failure == Never {
   ///   - actor: The actor whose isolation the callbacks run in; held until the subscription ends.
   ///   - next: Called with each value.
   ///   - completed: Called on completion.
+  ///   - isolation: The caller's isolation; leave it to its default.
   /// - Returns: The subscription's disposable.
   /// - Note: ReactiveCocoa 2.5 `[[signal deliverOn:scheduler] subscribeNext:completed:]`.
   @inlinable
@@ -136,9 +147,10 @@ extension Signal where Failure == Never {
   public func subscribeNext<A: Actor>(
     isolatedTo actor: A,
     _ next: @escaping @Sendable (isolated A, Value) -> Void,
-    completed: @escaping @Sendable (isolated A) -> Void
+    completed: @escaping @Sendable (isolated A) -> Void,
+    isolation: isolated (any Actor)? = #isolation
   ) -> any Disposable {
-    subscribeNext(isolatedTo: actor, next, error: { _, _ in }, completed: completed)
+    subscribeNext(isolatedTo: actor, next, error: { _, _ in }, completed: completed, isolation: isolation)
   }
 
   /// Binds each value into `actor`'s state with `set`, which runs isolated to the actor, until the signal
@@ -162,16 +174,19 @@ extension Signal where Failure == Never {
   /// - Parameters:
   ///   - actor: The actor to update; held weakly.
   ///   - set: Stores a value into the actor's state.
+  ///   - isolation: The caller's isolation; leave it to its default.
   /// - Returns: The binding's disposable.
   /// - Note: ReactiveCocoa 2.5 `RAC(object, keyPath)` / `-setKeyPath:onObject:`, with an actor's setter in place
   ///   of a key path.
   @inlinable
   @discardableResult
   public func bind<A: Actor>(
-    isolatedTo actor: A, _ set: @escaping @Sendable (isolated A, Value) -> Void
+    isolatedTo actor: A, _ set: @escaping @Sendable (isolated A, Value) -> Void,
+    isolation: isolated (any Actor)? = #isolation
   ) -> any Disposable {
     IsolatedDelivery.attach(
-      self, to: .weak(WeakActor(actor)), executor: ActorExecutor(of: actor), mode: .atOnceOnExecutor
+      self, to: .weak(WeakActor(actor)), executor: ActorExecutor(of: actor), mode: .atOnceOnExecutor,
+      subscribingOnActor: isolation === actor
     ) { actor, event in
       guard case .next(let value) = event else { return .stop }
       set(actor, value)

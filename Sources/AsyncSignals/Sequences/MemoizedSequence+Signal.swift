@@ -34,9 +34,7 @@ extension MemoizedSequence {
           })
       }
       // Subscription scheduling as in `create` (guarantee 5).
-      if CurrentScheduler.isSet {
-        walk()
-      } else if let scheduled = QueueScheduler.background.schedule(walk) {
+      if CurrentScheduler.subscribeAtOnce(walk) == nil, let scheduled = QueueScheduler.background.schedule(walk) {
         sink.addChild(scheduled)
       }
       return sink

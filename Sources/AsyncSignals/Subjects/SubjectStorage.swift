@@ -175,9 +175,11 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
   @usableFromInline
   func attach(_ observer: Observer<Value, Failure>) -> any Disposable {
     let sink = Sink(observer, owner: self)
-    if !schedulesReplay || CurrentScheduler.isSet {
+    if !schedulesReplay {
       start(sink)
-    } else if let scheduled = QueueScheduler.background.schedule({ self.start(sink) }) {
+    } else if CurrentScheduler.subscribeAtOnce({ start(sink) }) == nil,
+      let scheduled = QueueScheduler.background.schedule({ self.start(sink) })
+    {
       sink.addChild(scheduled)
     }
     return sink

@@ -12,13 +12,13 @@ struct CommandDefaultSchedulerTests {
     let command = Command<Int, Int, TestError> { input in .return(input * 2) }
     let executing = Locked<[Bool]>([])
     let scheduler = Locked<(any Scheduler)?>(nil)
-    command.executing.subscribeNext { executing.append($0) }
+    command.executing.subscribeNext { isExecuting in
+      if isExecuting { scheduler.value = Schedulers.current }
+      executing.append(isExecuting)
+    }
     let value = await withCheckedContinuation { (continuation: CheckedContinuation<Int?, Never>) in
       command.execute(21).subscribeNext(
-        { value in
-          scheduler.value = Schedulers.current
-          continuation.resume(returning: value)
-        }, error: { _ in continuation.resume(returning: nil) })
+        { continuation.resume(returning: $0) }, error: { _ in continuation.resume(returning: nil) })
     }
     #expect(value == 42)
     #expect(scheduler.value is QueueScheduler)

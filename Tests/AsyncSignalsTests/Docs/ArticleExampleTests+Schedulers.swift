@@ -8,6 +8,28 @@ private func print(_ items: Any..., separator: String = " ", terminator: String 
 
 // MARK: Schedulers.md
 
+/// "When subscribing is asynchronous": in a task, the work runs at once. Nonisolated, so it runs off the main
+/// actor, in a task with no current scheduler.
+func firstValues() async -> [Int] {
+  let received = Locked<[Int]>([])  // a lock-protected array
+  Signal<Int, Never>.create { subscriber in
+    print("current is the subscription scheduler:", Schedulers.current === SubscriptionScheduler.shared)
+    for value in 1...3 { subscriber.sendNext(value) }
+    subscriber.sendCompleted()
+    return nil
+  }.subscribeNext { received.append($0) }
+  return received.value  // [1, 2, 3]: delivered before subscribeNext returned
+}
+// current is the subscription scheduler: true
+
+extension ArticleExampleTests {
+  @Test("Schedulers: in a task, the work of a signal that sends at once is done when subscribeNext returns")
+  func schedulersSubscribingInATask() async {
+    #expect(await firstValues() == [1, 2, 3])
+    #expect(await console.lines(atLeast: 1) == ["current is the subscription scheduler: true"])
+  }
+}
+
 extension ArticleExampleTests {
   @Test("Schedulers: subscribe(on:) runs the work on the worker; deliver(on:) delivers on the main queue")
   func schedulersSubscribeOnDeliverOn() async {

@@ -156,12 +156,13 @@ struct ReplaySubjectTests {
     let received = Locked(0)
     do {
       let tracked = tracker.make()
-      #expect(Schedulers.current == nil)
-      let subscription = subject.subscribeNext { _ in
-        withExtendedLifetime(tracked) {}
-        received.increment()
+      onPlainThread {  // no current scheduler and no task: the replay is scheduled on the background scheduler
+        let subscription = subject.subscribeNext { _ in
+          withExtendedLifetime(tracked) {}
+          received.increment()
+        }
+        subscription.dispose()
       }
-      subscription.dispose()
     }
     blocker.signal()
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

@@ -1,0 +1,143 @@
+import AsyncSignals
+import AsyncSignalsInterop
+import Foundation
+import Testing
+
+private func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+  DocConsole.shared.print(items, separator: separator)
+}
+
+/// The failure of the Actors article's login.
+struct LoginError: Error, CustomStringConvertible {
+  var description: String { "wrong password" }
+}
+
+/// The counter of the Actors article's "Scheduling on an actor".
+actor TapCounter {
+  var count = 0
+}
+
+// MARK: Actors.md (Docs.docc)
+
+extension InteropArticleExampleTests {
+  @Test("Actors: an actor publishes its state through a replaying subject")
+  func actorsThermometer() async {
+    actor Thermometer {
+      nonisolated let readings = BehaviorSubject<Double, Never>(value: 20)  // replays the current value
+
+      nonisolated var temperature: Signal<Double, Never> { readings }
+
+      func record(_ celsius: Double) {
+        readings.sendNext(celsius)
+      }
+    }
+
+    let thermometer = Thermometer()
+    thermometer.temperature.subscribeNext { print("now", $0) }  // now 20.0, at once
+    await thermometer.record(22.5)  // now 22.5
+    #expect(console.lines == ["now 20.0", "now 22.5"])
+  }
+
+  @Test("Actors: an actor consumes a signal in its own isolation; disposing on the actor stops it")
+  func actorsThermostat() async {
+    actor Thermostat {
+      private(set) var heating = false
+      private var subscription: (any Disposable)?
+
+      func follow(_ temperature: Signal<Double, Never>) {
+        subscription = temperature.subscribeNext(isolatedTo: self) { thermostat, celsius in
+          thermostat.heating = celsius < 19  // the actor's state: no await, checked by the compiler
+        }
+      }
+
+      func stop() {
+        subscription?.dispose()  // after this returns, on the actor, no callback runs again
+      }
+    }
+
+    let thermostat = Thermostat()
+    let temperature = BehaviorSubject<Double, Never>(value: 18)
+    await thermostat.follow(temperature)  // subscribed in the actor's own isolation: 18 delivered at once
+    #expect(await thermostat.heating)
+    await thermostat.stop()
+    temperature.sendNext(25)
+    #expect(await thermostat.heating)  // stopped: 25 never arrived
+    #expect(temperature.subscriberCount == 0)
+  }
+
+  @Test("Actors: an actor on a QueueScheduler: a send on its queue delivers at once, others by one job")
+  func actorsLogbook() async {
+    actor Logbook {
+      nonisolated let scheduler = QueueScheduler(name: "logbook")
+      nonisolated var unownedExecutor: UnownedSerialExecutor { scheduler.asUnownedSerialExecutor() }
+      private(set) var lines: [String] = []
+
+      func keep(_ entries: Signal<String, Never>) -> any Disposable {
+        entries.subscribeNext(isolatedTo: self) { logbook, entry in logbook.lines.append(entry) }
+      }
+    }
+
+    let logbook = Logbook()
+    let entries = Subject<String, Never>()
+    let keeping = await logbook.keep(entries)
+    logbook.scheduler.schedule {
+      entries.sendNext("sent on the logbook's queue")  // delivered before sendNext returns: no hop
+    }
+    entries.sendNext("sent from elsewhere")  // queued, delivered by one job on the logbook's queue
+    let lines = await withCheckedContinuation { continuation in
+      logbook.scheduler.schedule { continuation.resume(returning: logbook.assumeIsolated { $0.lines }) }
+    }
+    #expect(Set(lines) == ["sent on the logbook's queue", "sent from elsewhere"])
+    keeping.dispose()
+  }
+
+  @Test("Actors: deliver(on:) an ActorScheduler runs each delivery in the actor's isolation")
+  func actorsTapCounter() async {
+    let counter = TapCounter()
+    let onCounter = ActorScheduler(counter)
+    let taps = Subject<Void, Never>()
+    taps.deliver(on: onCounter).subscribeNext { _ in
+      counter.assumeIsolated { $0.count += 1 }  // holds: the block runs in the counter's isolation
+    }
+    for _ in 0..<3 { taps.sendNext(()) }
+    await withCheckedContinuation { continuation in onCounter.schedule { continuation.resume() } }
+    #expect(await counter.count == 3)
+  }
+
+  @Test("Actors: a main-actor view model binds a command's state on the main actor")
+  func actorsLoginModel() async {
+    @MainActor final class LoginModel {
+      var isLoggingIn = false
+      var message = ""
+      let login: Command<String, String, LoginError>
+      private var subscriptions: [any Disposable] = []
+
+      init(logIn: @escaping @Sendable (String) async throws(LoginError) -> String) {
+        login = Command(execute: logIn)  // made on the main actor: its signals deliver on the main queue
+        subscriptions.append(login.executing.subscribeNext(onMainActor: { [weak self] in self?.isLoggingIn = $0 }))
+        subscriptions.append(login.errors.subscribeNext(onMainActor: { [weak self] in self?.message = "\($0)" }))
+      }
+
+      func logIn(as user: String) {
+        login.execute(user).subscribeNext(
+          onMainActor: { [weak self] name in self?.message = "welcome, \(name)" }, error: { _ in })
+      }
+    }
+
+    let gate = Gate()
+    let model = LoginModel { user async throws(LoginError) -> String in
+      await gate.wait()
+      guard user == "ada" else { throw LoginError() }
+      return "Ada"
+    }
+    model.logIn(as: "ada")
+    #expect(model.login.isExecuting)  // at once, ahead of the executing signal
+    while !model.isLoggingIn { await Task.yield() }
+    gate.open()
+    while model.message.isEmpty || model.isLoggingIn { await Task.yield() }
+    #expect(model.message == "welcome, Ada")
+    model.logIn(as: "bob")
+    while model.message != "wrong password" { await Task.yield() }
+    #expect(!model.login.isExecuting)
+  }
+}
