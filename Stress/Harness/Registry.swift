@@ -15,7 +15,7 @@ let scenarioFamilies: [(family: String, scenarios: [any Scenario])] = [
   ),
   ("Multicast and Command", [ConnectRace(), AutoconnectRace(), CommandRace()]),
   ("Time operators on real queue schedulers", [TimeoutRace(), DeliverOnRace()]),
-  ("Interop (AsyncSignalsInterop)", [ForAwaitRace(), BufferingRace()]),
+  ("Interop (AsyncSignalsInterop)", [ForAwaitRace(), BufferingRace(), BoundedBufferingRace()]),
   (
     "Deadlock shapes (re-entrancy, and what peer libraries shipped; Autoconnect races first subscriptions too)",
     [ZipReentrantRace(), SubjectEchoRace(), ZipReplayTakeRace(), MergeForeignLockRace(), ReplayDisposeRace()]
