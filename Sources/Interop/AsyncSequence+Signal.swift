@@ -35,7 +35,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// A cold signal that iterates this sequence in `actor`'s isolation once per subscription, sending each
   /// element, then completing; a thrown error becomes the signal's failure, typed.
   ///
-  /// As ``signal``, but each subscription's task hops onto `actor` and iterates there: the sequence's
+  /// As `signal`, but each subscription's task hops onto `actor` and iterates there: the sequence's
   /// `next(isolation:)` is called with `actor` as its isolation, so a sequence that calls back into the actor
   /// (or one built by the actor) needs no extra hop, and elements are sent from the actor's executor. Each `await`
   /// for the next element lets other work of the actor run. The signal, and each subscription's task while it

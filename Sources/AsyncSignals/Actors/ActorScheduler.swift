@@ -11,7 +11,7 @@ import Foundation
 ///
 /// The scheduler holds its actor strongly. A block runs with the actor's isolation but is an ordinary
 /// `@Sendable` closure; to touch the actor's state with the compiler's checks, deliver the events with
-/// ``Signal/subscribeNext(isolatedTo:_:error:completed:)`` instead, or call `actor.assumeIsolated` inside the
+/// ``Signal/subscribeNext(isolatedTo:_:error:completed:isolation:)`` instead, or call `actor.assumeIsolated` inside the
 /// block, which this scheduler guarantees holds. An actor whose executor is a ``QueueScheduler`` can use that
 /// scheduler directly: its blocks already run in the actor's isolation.
 ///

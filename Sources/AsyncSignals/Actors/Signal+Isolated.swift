@@ -69,7 +69,7 @@ extension Signal {
   /// Subscribes with callbacks that run isolated to `actor`, for each value and the failure; completion ends the
   /// subscription silently.
   ///
-  /// Delivery, order and lifetime as in ``subscribeNext(isolatedTo:_:error:completed:)``.
+  /// Delivery, order and lifetime as in ``subscribeNext(isolatedTo:_:error:completed:isolation:)``.
   ///
   /// ```swift
   /// results.subscribeNext(isolatedTo: store, { store, page in store.pages.append(page) },
@@ -99,7 +99,7 @@ extension Signal where Failure == Never {
   /// Subscribes with a callback that runs isolated to `actor` for each value.
   ///
   /// Available when the signal cannot fail. Delivery, order and lifetime as in
-  /// ``subscribeNext(isolatedTo:_:error:completed:)``.
+  /// ``subscribeNext(isolatedTo:_:error:completed:isolation:)``.
   ///
   /// ```swift
   /// actor Counter {
@@ -128,7 +128,7 @@ extension Signal where Failure == Never {
   /// Subscribes with callbacks that run isolated to `actor`, for each value and on completion.
   ///
   /// Available when the signal cannot fail. Delivery, order and lifetime as in
-  /// ``subscribeNext(isolatedTo:_:error:completed:)``.
+  /// ``subscribeNext(isolatedTo:_:error:completed:isolation:)``.
   ///
   /// ```swift
   /// download.progress.subscribeNext(isolatedTo: model, { model, p in model.progress = p },
@@ -157,7 +157,7 @@ extension Signal where Failure == Never {
   /// completes, the binding is disposed, or the actor goes away.
   ///
   /// Key paths to actor-isolated properties cannot be formed, so the binding takes a setter that receives the
-  /// actor `isolated`. Values are set in order, delivered as in ``subscribeNext(isolatedTo:_:error:completed:)``
+  /// actor `isolated`. Values are set in order, delivered as in ``subscribeNext(isolatedTo:_:error:completed:isolation:)``
   /// (at once when sent on the actor's executor with nothing waiting, else by one job per burst). Unlike a
   /// subscription, a binding holds the actor weakly, as RAC's `RAC(object, keyPath)` ends with its object: a
   /// value that finds the actor gone ends the binding.

@@ -44,7 +44,7 @@ public enum SignalBufferingPolicy: Sendable, Hashable {
   /// - a producer running in a task, which would hold a thread of Swift's small cooperative pool, perhaps the one
   ///   the consumer needs;
   /// - a producer on the consumer's own executor (the main queue for a loop on the main actor, or the
-  ///   ``QueueScheduler`` that is the consuming actor's executor).
+  ///   `QueueScheduler` that is the consuming actor's executor).
   ///
   /// For those the buffer grows past `limit`; every value buffered beyond it is counted in
   /// ``SignalSequence/overflowCount`` and ``SignalSequence/Iterator/overflowCount``. `limit` must be positive.
