@@ -48,8 +48,8 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
     while true {
       switch state.withLock({ $0.next(consumerExecutor: actor.map { ActorExecutor(of: $0) }) }) {
       case .subscribe:
-        // In the caller's isolation: on the main actor a scheduler is current, so the signal's subscribe
-        // body runs at once, as RAC subscribes on the main thread (guarantee 5).
+        // In the caller's task (and isolation): a task is a current context for subscribing, so the signal's
+        // subscribe body runs at once, as RAC subscribes on the main thread (guarantee 5).
         signal.subscribe(self)
       case .returnResult(let result, let wakeProducer):
         if wakeProducer { room.signal() }
