@@ -65,8 +65,13 @@ enum IsolatedDeliveryMode: Sendable {
 /// The engine's mutable state, guarded by its lock.
 @usableFromInline
 struct IsolatedDeliveryState<A: Actor, Value: Sendable, Failure: Error>: Sendable {
+  /// The callbacks, as `IsolatedDelivery.init` received them: isolated to the actor.
   @usableFromInline
-  typealias Handler = @Sendable (isolated A, Event<Value, Failure>) -> Flow
+  typealias IsolatedHandler = @Sendable (isolated A, Event<Value, Failure>) -> Flow
+  /// The same callbacks with the isolation erased, to be called only on the actor's executor (see
+  /// `IsolatedDelivery.call(_:_:_:)`).
+  @usableFromInline
+  typealias Handler = @Sendable (A, Event<Value, Failure>) -> Flow
 
   @usableFromInline
   enum Phase: Sendable {
@@ -119,8 +124,12 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
   let mode: IsolatedDeliveryMode
 
   @inlinable
-  init(reference: ActorReference<A>, executor: ActorExecutor, mode: IsolatedDeliveryMode, handler: @escaping State.Handler) {
-    state = LockedState(State(reference: reference, handler: handler))
+  init(
+    reference: ActorReference<A>, executor: ActorExecutor, mode: IsolatedDeliveryMode,
+    handler: @escaping State.IsolatedHandler
+  ) {
+    // Erased once here rather than per event: a cast per call costs a thunk allocation per call.
+    state = LockedState(State(reference: reference, handler: unsafeBitCast(handler, to: State.Handler.self)))
     self.executor = executor
     self.mode = mode
   }
@@ -201,12 +210,28 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
       executor.enqueue(on: actor) { actor in self.drain(actor) }
       return .proceed
     case .deliverNow(let actor, let handler):
-      return actor.assumeIsolated { actor in
-        if !isDisposed, handler(actor, event) == .stop || event.isTerminating { end() }
-        drain(actor)
-        return isDisposed ? .stop : .proceed
-      }
+      // On the actor's executor: `onExecutor` was established above from Dispatch's queue-specific value, or
+      // from this very thread subscribing in the actor's isolation.
+      if !isDisposed, Self.call(handler, actor, event) == .stop || event.isTerminating { end() }
+      drainAssumingIsolation(actor)
+      return isDisposed ? .stop : .proceed
     }
+  }
+
+  /// Calls the callbacks, whose isolation `init` erased, with `actor`: only for a caller on the actor's executor.
+  ///
+  /// Unchecked invariant: the caller runs on `actor`'s executor — inside `drain(_:)`, whose `isolated` parameter
+  /// the compiler checks, or on the path of `received(_:)` that `ActorExecutor.isCurrent` (a Dispatch
+  /// queue-specific lookup, which no code can fake) or the subscribing thread established. Erasing the
+  /// isolation is what `Actor.assumeIsolated` does after its runtime check; that check costs a closure
+  /// allocation per call, so once per event here. Debug builds check the invariant with `preconditionIsolated`,
+  /// which the tests and Stress (the `IsolatedDelivery` scenario) run: a sender off the executor stops there.
+  @inlinable
+  static func call(_ handler: State.Handler, _ actor: A, _ event: Event<Value, Failure>) -> Flow {
+    #if DEBUG
+    actor.preconditionIsolated("IsolatedDelivery: delivering off the actor's executor")
+    #endif
+    return handler(actor, event)
   }
 
   // MARK: On the actor
@@ -214,6 +239,12 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
   /// Delivers everything queued, pass by pass, until the queue is empty or the subscription has ended.
   @inlinable
   func drain(_ actor: isolated A) {
+    drainAssumingIsolation(actor)
+  }
+
+  /// The loop of `drain(_:)`, for a caller that runs on the actor's executor (see `call(_:_:_:)`).
+  @inlinable
+  func drainAssumingIsolation(_ actor: A) {
     var batch = ContiguousArray<Event<Value, Failure>>()
     while true {
       let handler = state.withLock { state -> State.Handler? in
@@ -228,7 +259,7 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
       guard let handler else { return }
       for event in batch {
         if isDisposed { break }
-        if handler(actor, event) == .stop || event.isTerminating {
+        if Self.call(handler, actor, event) == .stop || event.isTerminating {
           end()
           break
         }

@@ -166,6 +166,20 @@ public final class QueueScheduler: Scheduler, SerialExecutor {
   public func checkIsolated() {
     dispatchPrecondition(condition: .onQueue(queue))
   }
+
+  /// Whether the calling code runs on this scheduler's queue, asked by the runtime before ``checkIsolated()``
+  /// (SE-0471), so that `assumeIsolated` on an actor whose executor this scheduler is costs a queue-specific
+  /// lookup rather than a trap-or-return check.
+  ///
+  /// ```swift
+  /// scheduler.queue.async { print(scheduler.isIsolatingCurrentContext() == true) }  // true
+  /// ```
+  ///
+  /// - Returns: `true` on this scheduler's queue, `false` anywhere else; never `nil` (unknown).
+  @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)
+  public func isIsolatingCurrentContext() -> Bool? {
+    isRunningOnQueue
+  }
 }
 
 /// A Dispatch timer shared between its event handler and its disposable.
