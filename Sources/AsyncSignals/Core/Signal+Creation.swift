@@ -120,8 +120,9 @@ extension Signal {
   }
 }
 
-/// A signal whose body delivers all its events synchronously (`return`, `empty`, `error`): when a scheduler
-/// is current it needs neither a sink nor a disposable of its own.
+/// A signal whose body delivers all its events synchronously (`return`, `empty`, `error`, `from(_:)`): when a
+/// scheduler is current it needs neither a sink nor a disposable of its own.
+@usableFromInline
 final class SynchronousSignal<Value: Sendable, Failure: Error>: Signal<Value, Failure>, @unchecked Sendable {
   // guarded by: immutability (`body` is a `let`).
   private let body: @Sendable (Observer<Value, Failure>) -> Void
@@ -132,11 +133,20 @@ final class SynchronousSignal<Value: Sendable, Failure: Error>: Signal<Value, Fa
   }
 
   override func attach(_ observer: Observer<Value, Failure>) -> any Disposable {
-    if CurrentScheduler.subscribeAtOnce({ self.body(observer) }) != nil {
+    Self.attachSynchronous(observer, body)
+  }
+
+  /// Runs `body`, which sends all its events before returning, for `observer`, following guarantee 5: at once
+  /// where a subscription may run synchronously, with nothing to dispose afterwards; otherwise later, on the
+  /// background scheduler, through a sink that the returned disposable disposes.
+  @usableFromInline
+  static func attachSynchronous(
+    _ observer: Observer<Value, Failure>, _ body: @escaping @Sendable (Observer<Value, Failure>) -> Void
+  ) -> any Disposable {
+    if CurrentScheduler.subscribeAtOnce({ body(observer) }) != nil {
       return DisposedDisposable.shared
     }
     let sink = Sink(observer)
-    let body = self.body
     if let scheduled = QueueScheduler.background.schedule({
       body(
         Observer(raw: { kind, payload in
