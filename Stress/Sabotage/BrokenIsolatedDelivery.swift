@@ -14,14 +14,15 @@ enum BrokenIsolatedDelivery {
     _ next: @escaping @Sendable (isolated A, Value) -> Void
   ) -> any Disposable {
     let disposed = Flag()
-    let upstream = signal.subscribeNext({ value in
-      guard !disposed.isSet else { return }
-      inFlight.increment()
-      Task {  // BUG: one task per event, unordered; disposal is not checked again on the actor
-        await next(actor, value)
-        inFlight.decrement()
-      }
-    }, error: { _ in })
+    let upstream = signal.subscribeNext(
+      { value in
+        guard !disposed.isSet else { return }
+        inFlight.increment()
+        Task {  // BUG: one task per event, unordered; disposal is not checked again on the actor
+          await next(actor, value)
+          inFlight.decrement()
+        }
+      }, error: { _ in })
     return ActionDisposable {
       disposed.set()
       upstream.dispose()

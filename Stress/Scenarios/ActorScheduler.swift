@@ -3,8 +3,8 @@ import Dispatch
 
 /// `ActorScheduler` (issue 11) under concurrent `schedule` and `dispose` from many threads.
 ///
-/// Every thread schedules 150 blocks on one `ActorScheduler` and disposes a third of them (its own, at random,
-/// some just scheduled, some long before) while the actor runs them. On even iterations the actor is
+/// Every thread schedules 150 blocks on one `ActorScheduler` and disposes about a third of them while the actor
+/// runs them: its own, at random (some just scheduled, some long before), and some of its neighbour's. On even iterations the actor is
 /// `QueueScheduler`-backed and starts gated (its queue blocked); thread 0 opens the gate partway through. A block
 /// whose `dispose()` returned before the gate opened cannot have started, so it must never run; that is the only
 /// case where "disposed before it ran" is known for sure. On odd iterations the actor is a default actor,
@@ -48,30 +48,40 @@ struct ActorSchedulerRace: Scenario {
     let offScheduler = Tally()
     let clock = EpochClock()
     let opened = Owned(gate == nil ? Int.min : Int.max)
-    // Per thread: when each block's dispose() returned (a tick), or nil if it was not disposed.
-    let disposedAt = (0..<threads).map { _ in Owned([Int?](repeating: nil, count: Self.count)) }
+    // Per thread: the blocks it disposed (whose thread, which one) and when dispose() returned (a tick).
+    let disposals = (0..<threads).map { _ in Owned<[(thread: Int, sequence: Int, at: Int)]>([]) }
+    // Per thread: its blocks' disposables, for its neighbour to dispose some of them.
+    let published = (0..<threads).map { _ in Slots<any Disposable>(capacity: Self.count) }
     var setup = iteration.random()
     let openAt = setup.below(Self.count)
     iteration.race { thread, random in
-      var handles: [(any Disposable)?] = []
+      var handles: [any Disposable] = []
       var live: [Int] = []
+      let neighbour = (thread + 1) % threads
       for sequence in 0..<Self.count {
         if thread == 0, sequence == openAt, let gate {
           opened.value = clock.tick()
           gate.signal()
         }
-        handles.append(
+        let handle =
           scheduler.schedule {
             guard detector.enter() else { return }
             defer { detector.exit() }
             if Schedulers.current !== scheduler { offScheduler.increment() }
             log.value.append(Ran(thread: thread, sequence: sequence))
-          })
+          } ?? ActionDisposable()
+        handles.append(handle)
+        published[thread].publish(handle)
         live.append(sequence)
-        if random.oneIn(3) {
+        if random.oneIn(4) {
           let victim = live.remove(at: random.oneIn(2) ? live.count - 1 : random.below(live.count))
-          handles[victim]?.dispose()
-          disposedAt[thread].value[victim] = clock.tick()
+          handles[victim].dispose()
+          disposals[thread].value.append((thread, victim, clock.tick()))
+        }
+        if random.oneIn(12), published[neighbour].count > 0 {
+          let victim = random.below(published[neighbour].count)
+          published[neighbour][victim].dispose()
+          disposals[thread].value.append((neighbour, victim, clock.tick()))
         }
         if random.oneIn(16) { random.dawdle(2) }
       }
@@ -99,8 +109,13 @@ struct ActorSchedulerRace: Scenario {
       last[entry.thread] = max(last[entry.thread], entry.sequence)
       ran[entry.thread].insert(entry.sequence)
     }
+    var disposedAt = Array(repeating: [Int?](repeating: nil, count: Self.count), count: threads)
+    for disposal in disposals.flatMap(\.value) {
+      disposedAt[disposal.thread][disposal.sequence] = min(
+        disposedAt[disposal.thread][disposal.sequence] ?? .max, disposal.at)
+    }
     for thread in 0..<threads {
-      let disposed = disposedAt[thread].value
+      let disposed = disposedAt[thread]
       let missing = (0..<Self.count).filter { disposed[$0] == nil && !ran[thread].contains($0) }
       iteration.check(
         missing.isEmpty, Self.allRun,

@@ -8,11 +8,13 @@ import Synchronization
 /// default actor on even iterations and a `QueueScheduler`-backed one on odd iterations, where sender 0 sends from
 /// blocks on the actor's own queue, so that its sends are delivered at once when nothing is waiting. The callback
 /// disposes the subscription when it has received a random number of stamps (inside: on the actor); a ninth
-/// thread disposes it once a random number has been received (outside), then waits for one turn of the actor.
+/// thread disposes it once a random number has been received: from its own thread (outside), then it waits for
+/// one turn of the actor; or, one time in three, in a job on the actor that is not a callback.
 /// The callbacks keep their log in plain memory: only the isolation orders them (ThreadSanitizer checks it).
 struct IsolatedDeliveryRace: Scenario {
   static let perSender = "per sender, the stamps arrive in the order sent, none skipped (a prefix of what it sent)"
-  static let afterInside = "nothing is delivered after dispose() has returned on the actor (disposed in a callback)"
+  static let afterInside =
+    "nothing is delivered after dispose() has returned on the actor (in a callback, or in another job on it)"
   static let afterOutside =
     "nothing sent after dispose() returned elsewhere arrives, and nothing at all after one more turn of the actor"
 
@@ -30,7 +32,7 @@ struct IsolatedDeliveryRace: Scenario {
   /// What the callbacks record; touched only in the actor's isolation.
   struct Log {
     var received: [Stamp] = []
-    var disposedInside = false
+    var disposedOnActor = false
     var turnedAfterOutsideDispose = false
     var afterInside: [Stamp] = []
     var afterOutside: [Stamp] = []
@@ -65,13 +67,13 @@ struct IsolatedDeliveryRace: Scenario {
     let next: @Sendable (isolated A, Stamp) -> Void = { _, stamp in
       guard detector.enter() else { return }
       defer { detector.exit() }
-      if log.value.disposedInside { log.value.afterInside.append(stamp) }
+      if log.value.disposedOnActor { log.value.afterInside.append(stamp) }
       if log.value.turnedAfterOutsideDispose { log.value.afterOutside.append(stamp) }
       log.value.received.append(stamp)
       progress.store(log.value.received.count)
       if log.value.received.count == insideAt {
         subscription.value.dispose()
-        log.value.disposedInside = true
+        log.value.disposedOnActor = true
       }
     }
     let inFlight = Tally()
@@ -84,9 +86,16 @@ struct IsolatedDeliveryRace: Scenario {
     iteration.race { thread, random in
       if thread == Self.senders {
         while progress.load() < outsideAt, sendersDone.value < Self.senders { random.dawdle(4) }
-        subscription.value.dispose()
-        disposeReturned.value = clock.tick()
-        onActor(actor) { _ in log.value.turnedAfterOutsideDispose = true }
+        if random.oneIn(3) {
+          onActor(actor) { _ in
+            subscription.value.dispose()
+            log.value.disposedOnActor = true
+          }
+        } else {
+          subscription.value.dispose()
+          disposeReturned.value = clock.tick()
+          onActor(actor) { _ in log.value.turnedAfterOutsideDispose = true }
+        }
         iteration.count(1)
         return
       }
@@ -121,8 +130,8 @@ struct IsolatedDeliveryRace: Scenario {
     if let late = result.afterInside.first {
       iteration.fail(
         Self.afterInside,
-        "\(result.afterInside.count) stamps arrived after the callback disposed (the first: sender \(late.sender) "
-          + "#\(late.sequence))")
+        "\(result.afterInside.count) stamps arrived after dispose() returned on the actor (the first: sender "
+          + "\(late.sender) #\(late.sequence))")
     }
     if let late = result.afterOutside.first {
       iteration.fail(
