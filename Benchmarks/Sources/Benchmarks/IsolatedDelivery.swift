@@ -127,7 +127,7 @@ private func sendInBursts(_ n: Int, burst: Int, acks: DispatchSemaphore, _ send:
 extension Benchmark {
   mutating func addIsolatedDeliveryBenchmarks() {
     for (id, burst, size, smoke) in [
-      ("B17", 1024, 1 << 20, 4096), ("B17a", 16, 1 << 18, 256), ("B17b", 1, 20_000, 64),
+      ("B17", 1024, 1 << 18, 4096), ("B17a", 16, 1 << 16, 256), ("B17b", 1, 20_000, 64),
     ] {
       workload(
         id, "issue 11: subject → a default actor, from another thread, bursts of \(burst)", unit: "event",
@@ -137,7 +137,7 @@ extension Benchmark {
       addFromAnotherThread(id, burst: burst)
     }
     for (id, burst, size, smoke) in [
-      ("B17c", 1024, 1 << 20, 4096), ("B17d", 16, 1 << 18, 256), ("B17e", 1, 50_000, 64),
+      ("B17c", 1024, 1 << 18, 4096), ("B17d", 16, 1 << 16, 256), ("B17e", 1, 20_000, 64),
     ] {
       workload(
         id, "issue 11: subject → a QueueScheduler-backed actor, sent on its executor, bursts of \(burst)",
