@@ -19,6 +19,7 @@ benchmark.addForAwaitInteropBenchmarks()  // B13 (signal.values, one row per buf
 benchmark.addSubscriptionMemoryBenchmarks()  // B14
 benchmark.addAllocationCountBenchmarks()  // B15, B15b
 benchmark.addConcatBenchmarks()  // B16 (concat: a target of the issue without a row in its table)
+benchmark.addIsolatedDeliveryBenchmarks()  // B17…B17e (issue 11: delivery into an actor, in bursts)
 
 // A `create` body runs at once only where a scheduler is current (guarantee 5): in an app, on the main queue.
 // The benchmark thread makes the immediate scheduler current instead, so that subscribing is synchronous and
