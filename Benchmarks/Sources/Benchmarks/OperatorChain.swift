@@ -104,6 +104,26 @@ extension Benchmark {
     }
 
     workload(
+      "W1a", "cold signal from a Swift sequence → map → filter → subscriber (issue 13's W1a)", unit: "element",
+      size: 1_000_000, target: Target(atMost: 40, note: "issue 13: W1a ≤ 40"), expected: { triangle($0) &+ $0 })
+
+    add("W1a", .floor) { n in floorChain(n, stages: 1) }
+    add("W1a", .asyncSignals) { n in
+      let sum = Accumulator()
+      let subscription = Signal<Int, Never>.from(0..<n).map { $0 &+ 1 }.filter { $0 >= 0 }.subscribeNext {
+        sum.add($0)
+      }
+      subscription.dispose()
+      return sum.value
+    }
+    add("W1a", .openCombine) { n in
+      let sum = Accumulator()
+      let subscription = countingPublisher(n).map { $0 &+ 1 }.filter { $0 >= 0 }.sink { sum.add($0) }
+      subscription.cancel()
+      return sum.value
+    }
+
+    workload(
       "B4b", "subject → map → filter → subscriber, pumping", unit: "event", size: 1_000_000,
       target: Target(atMost: 20, note: "source → map → filter → sink, hot"), expected: { triangle($0) &+ $0 })
 
