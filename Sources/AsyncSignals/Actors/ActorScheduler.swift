@@ -98,11 +98,7 @@ public final class ActorScheduler<A: Actor>: Scheduler {
   /// - Note: ReactiveCocoa 2.5 `-after:schedule:`.
   @discardableResult
   public func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
-    let cancellation = SerialDisposable()
-    cancellation.inner = QueueScheduler.background.schedule(after: date) { [self] in
-      enqueue(action, cancellation)
-    }
-    return cancellation
+    onBackgroundTimer(action) { QueueScheduler.background.schedule(after: date, $0) }
   }
 
   /// Runs `action` in the actor's isolation once `delay` has passed, behind the blocks already queued by then.
@@ -118,11 +114,7 @@ public final class ActorScheduler<A: Actor>: Scheduler {
   /// - Note: ReactiveCocoa 2.5 `-afterDelay:schedule:`.
   @discardableResult
   public func schedule(afterDelay delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
-    let cancellation = SerialDisposable()
-    cancellation.inner = QueueScheduler.background.schedule(afterDelay: delay) { [self] in
-      enqueue(action, cancellation)
-    }
-    return cancellation
+    onBackgroundTimer(action) { QueueScheduler.background.schedule(afterDelay: delay, $0) }
   }
 
   /// Runs `action` in the actor's isolation at `date` and then every `interval`, until disposed.
@@ -149,11 +141,19 @@ public final class ActorScheduler<A: Actor>: Scheduler {
   ) -> (any Disposable)? {
     precondition(interval > .zero, "ActorScheduler.schedule(after:repeatingEvery:leeway:_:): interval must be positive")
     precondition(leeway >= .zero, "ActorScheduler.schedule(after:repeatingEvery:leeway:_:): leeway must not be negative")
-    let cancellation = SerialDisposable()
-    cancellation.inner = QueueScheduler.background.schedule(after: date, repeatingEvery: interval, leeway: leeway) {
-      [self] in
-      enqueue(action, cancellation)
+    return onBackgroundTimer(action) {
+      QueueScheduler.background.schedule(after: date, repeatingEvery: interval, leeway: leeway, $0)
     }
+  }
+
+  /// Lets `schedule` time `action` on the background scheduler; each time it fires, `action` joins the actor's
+  /// queue. The returned disposable cancels both the timer and a run already queued.
+  private func onBackgroundTimer(
+    _ action: @escaping @Sendable () -> Void,
+    _ schedule: (_ fire: @escaping @Sendable () -> Void) -> (any Disposable)?
+  ) -> any Disposable {
+    let cancellation = SerialDisposable()
+    cancellation.inner = schedule { [self] in enqueue(action, cancellation) }
     return cancellation
   }
 
