@@ -72,9 +72,11 @@ struct BoundedBufferingRace: Scenario {
       }
       for sequence in 0..<values {
         subject.sendNext(thread * 100_000 + sequence)
-        // Read `taken` first: it only grows, so the difference can only be overstated by a value in flight.
-        let takenSoFar = taken.value
-        worstAhead.raise(to: sent.add(1) - takenSoFar)
+        // Count this send, then read `taken`: every send counted has happened, and `taken` only grows, so the
+        // difference never overstates what was outstanding when `taken` was read (but for a value handed to the
+        // loop and not yet counted by it). Reading `taken` first would let other producers' sends land between.
+        let sentSoFar = sent.add(1)
+        worstAhead.raise(to: sentSoFar - taken.value)
         if random.oneIn(16) { random.dawdle(2) }
       }
       if finished.increment() == producers { subject.sendCompleted() }
