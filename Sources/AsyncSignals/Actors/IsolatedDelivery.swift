@@ -16,6 +16,8 @@ import Musl
 // - Events from upstream (called serially, guarantee 1) are appended to one queue under the engine's lock. The
 //   first event that finds the engine idle schedules ONE job on the actor's executor; that job drains the whole
 //   queue, in order, taking everything queued in one swap per pass. No `Task` per event: a burst costs one job.
+//   Where the job is a `Task` (an actor whose executor the library cannot identify), it yields once before going
+//   idle, so that a producer in the middle of a burst appends to it rather than paying for a new `Task`.
 // - In the `.atOnceOnExecutor` mode, an event sent by code already running on the actor's executor (as far as
 //   `ActorExecutor` can tell) is delivered before `sendNext` returns, through `assumeIsolated`, but only when
 //   nothing is queued and no delivery is in progress: it never overtakes an earlier event. The
@@ -207,7 +209,11 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
     case .queued:
       return .proceed
     case .schedule(let actor):
-      executor.enqueue(on: actor) { actor in self.drain(actor) }
+      if case .unknown = executor {
+        Task { await self.drainLingering(actor) }
+      } else {
+        executor.enqueue(on: actor) { actor in self.drain(actor) }
+      }
       return .proceed
     case .deliverNow(let actor, let handler):
       // On the actor's executor: `onExecutor` was established above from Dispatch's queue-specific value, or
@@ -242,14 +248,32 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
     drainAssumingIsolation(actor)
   }
 
-  /// The loop of `drain(_:)`, for a caller that runs on the actor's executor (see `call(_:_:_:)`).
+  /// `drain(_:)` for a job that a `Task` had to be made for (an actor whose executor the library cannot
+  /// identify): once the queue is empty, the job yields once before it goes idle, so that a producer in the middle
+  /// of a burst appends to this job instead of paying for a new `Task` (which costs more than the yield).
   @inlinable
-  func drainAssumingIsolation(_ actor: A) {
+  func drainLingering(_ actor: isolated A) async {
+    while true {
+      drainAssumingIsolation(actor, staysDelivering: true)
+      await Task.yield()
+      let idle = state.withLock { state -> Bool in
+        guard state.target == nil || state.queued.isEmpty else { return false }
+        state.phase = .idle
+        return true
+      }
+      if idle { return }
+    }
+  }
+
+  /// The loop of `drain(_:)`, for a caller that runs on the actor's executor (see `call(_:_:_:)`). With
+  /// `staysDelivering`, an empty queue leaves the phase `.delivering` for the caller to end.
+  @inlinable
+  func drainAssumingIsolation(_ actor: A, staysDelivering: Bool = false) {
     var batch = ContiguousArray<Event<Value, Failure>>()
     while true {
       let handler = state.withLock { state -> State.Handler? in
         guard let target = state.target, !state.queued.isEmpty else {
-          state.phase = .idle
+          if !staysDelivering || state.target == nil { state.phase = .idle }
           return nil
         }
         swap(&batch, &state.queued)

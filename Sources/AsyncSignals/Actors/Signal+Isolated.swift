@@ -15,7 +15,8 @@ extension Signal {
   /// has then delivered its values when `subscribeNext` returns.
   ///
   /// The subscription holds `actor` strongly until it ends, as a closure capturing the actor would. It ends with
-  /// the terminal event or when disposed; then the callbacks and the actor are released. Once `dispose()` has
+  /// the terminal event or when disposed; then the callbacks and the actor are released (a delivery job already
+  /// under way lets go of the actor once it has run). Once `dispose()` has
   /// returned on the actor, no callback runs again; disposed elsewhere, a callback already under way finishes.
   ///
   /// ```swift
