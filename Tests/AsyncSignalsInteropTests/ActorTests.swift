@@ -53,6 +53,25 @@ actor Store {
 struct ActorTests {
   // MARK: Main actor
 
+  @Test("subscribeNext(onMainActor:): a burst sent on the main queue is one later job, never delivered at once")
+  @MainActor
+  func mainActorBurstIsOneJob() async {
+    let screen = Screen()
+    let subject = Subject<Int, Never>()
+    subject.subscribeNext(onMainActor: { screen.lines.append("\($0)") })
+    subject.sendNext(0)  // on the main queue: queued all the same, and schedules the one job
+    #expect(screen.lines.isEmpty)
+    await withCheckedContinuation { done in
+      DispatchQueue.main.async {
+        MainActor.assumeIsolated { screen.lines.append("marker") }
+        done.resume()
+      }
+      for value in 1..<50 { subject.sendNext(value) }  // appended to the job already on its way
+    }
+    // Were there a job per event, values 1...49 would come after the marker.
+    #expect(screen.lines == (0..<50).map { "\($0)" } + ["marker"])
+  }
+
   @Test("subscribeNext(onMainActor:) calls its main-actor closures on the main actor, in order")
   @MainActor
   func mainActorDelivery() async {

@@ -46,6 +46,21 @@ struct ActorSchedulerTests {
     #expect(await actor.log == ["second"])
   }
 
+  @Test("blocks scheduled while the actor is busy run as one job, ahead of a block queued mid-burst")
+  func oneJobPerBurstOfBlocks() async {
+    let actor = QueueActor()
+    let scheduler = ActorScheduler(actor)
+    let gate = closeGate(on: actor.scheduler)
+    scheduler.schedule { actor.assumeIsolated { $0.log.append("0") } }  // schedules the one job, behind the gate
+    actor.scheduler.queue.async { actor.assumeIsolated { $0.log.append("marker") } }
+    for value in 1..<50 { scheduler.schedule { actor.assumeIsolated { $0.log.append("\(value)") } } }
+    gate.signal()
+    await drained(actor.scheduler)
+    await drained(actor.scheduler)
+    // Were there a job per block, blocks 1...49 would run after the marker.
+    #expect(await actor.log == (0..<50).map { "\($0)" } + ["marker"])
+  }
+
   @Test("schedule never runs the block before it returns, even on the actor")
   func alwaysAsynchronous() async {
     let actor = QueueActor()
