@@ -92,6 +92,58 @@ struct ActorSchedulerTests {
     #expect(await counter.values == Array(0..<100))
   }
 
+  @Test("subscribe(on:) an actor scheduler runs the signal's work in the actor's isolation")
+  func subscribeOnActor() async {
+    let counter = Counter()
+    let scheduler = ActorScheduler(counter)
+    let ranIsolated = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+      Signal<Int, Never>.create { subscriber in
+        counter.assertIsolated()
+        subscriber.sendNext(Schedulers.current === scheduler ? 1 : 0)
+        subscriber.sendCompleted()
+        return nil
+      }.subscribe(on: scheduler).subscribeNext { continuation.resume(returning: $0 == 1) }
+    }
+    #expect(ranIsolated)
+  }
+
+  @Test("delay, throttle and timeout on an actor scheduler deliver in the actor's isolation")
+  func timeOperatorsOnActor() async {
+    let counter = Counter()
+    let scheduler = ActorScheduler(counter)
+    let source = Signal<Int, Never>.from([1, 2, 3])
+    let delayed = await withCheckedContinuation { (continuation: CheckedContinuation<[Int], Never>) in
+      let values = Locked<[Int]>([])
+      source.delay(.milliseconds(1), on: scheduler).subscribeNext(
+        { value in
+          counter.assertIsolated()
+          values.append(value)
+        }, completed: { continuation.resume(returning: values.value) })
+    }
+    #expect(delayed == [1, 2, 3])
+    let subject = Subject<Int, Never>()
+    let throttled = Locked<[Int]>([])
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      subject.throttle(.milliseconds(1), on: scheduler).subscribeNext { value in
+        counter.assertIsolated()  // sent by the throttle's timer, on the actor
+        throttled.append(value)
+        if value == 2 { continuation.resume() }
+      }
+      subject.sendNext(1)
+      subject.sendNext(2)
+    }
+    #expect(throttled.value.last == 2)  // 1 too if the timer fired between the sends
+    let timedOut = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+      Signal<Int, Never>.never.timeout(.milliseconds(1), on: scheduler).subscribeNext(
+        { _ in },
+        error: { _ in
+          counter.assertIsolated()
+          continuation.resume(returning: true)
+        })
+    }
+    #expect(timedOut)
+  }
+
   @Test("a dated block runs on the actor, after its date")
   func datedBlock() async {
     let counter = Counter()
