@@ -221,7 +221,12 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
   /// Keeps `disposable`, disposing it when the subject terminates (at once if it already has).
   @usableFromInline
   func subscribed(with disposable: any Disposable) {
-    if !state.withLock({ $0.subscribed(with: disposable) }) { disposable.dispose() }
+    if !state.withLock({ $0.subscribed(with: disposable) }) {
+      disposable.dispose()
+      return
+    }
+    // Forgotten once disposed, as RAC's subscriber forgets it: a subject fed by many short subscriptions stays small.
+    whenDisposed(disposable) { [weak self] id in self?.state.withLock { $0.upstream.remove(id) } }
   }
 
   // MARK: Turns
