@@ -38,7 +38,7 @@ public class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failure>, S
   ///
   /// - Note: ReactiveCocoa 2.5 `+[RACSubject subject]`.
   public convenience init() {
-    self.init(storage: SubjectStorage(capacity: 0, schedulesReplay: false))
+    self.init(storage: SubjectStorage(capacity: 0))
   }
 
   /// Creates a subject on `storage`: how the subclasses choose their replay.
