@@ -10,7 +10,7 @@ let scenarioFamilies: [(family: String, scenarios: [any Scenario])] = [
     "Combining operators",
     [
       ZipRace(), ZipNestedRace(), ZipEarlyEndRace(), CombineLatestRace(), MergeRace(), FlattenRace(),
-      FlattenMapRace(), ConcatRace(), SwitchToLatestRace(),
+      FlattenMapRace(), ConcatRace(), SwitchToLatestRace(), SlowSubscriberRace(),
     ]
   ),
   ("Multicast and Command", [ConnectRace(), AutoconnectRace(), CommandRace()]),
