@@ -3,7 +3,9 @@ let scenarioFamilies: [(family: String, scenarios: [any Scenario])] = [
   ("Disposables", [ActionDisposableRace(), CompoundDisposableRace(), SerialDisposableRace()]),
   (
     "Serial delivery, terminal events, subscription scheduling, leaks",
-    [SerialDeliveryRace(), TerminalRaceScenario(), SubscriptionSchedulingRace(), LeaksRace()]
+    [
+      SerialDeliveryRace(), TerminalRaceScenario(), SubscriptionSchedulingRace(), LeaksRace(), SubscriberChurnRace(),
+    ]
   ),
   ("Subjects", [SubjectRace(), ReplaySubjectRace()]),
   (

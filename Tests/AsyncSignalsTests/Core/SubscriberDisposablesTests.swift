@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 
 @testable import AsyncSignals
@@ -54,10 +55,26 @@ struct SubscriberDisposablesTests {
     #expect(!keepsEndedSubscription(subscriber))
   }
 
-  @Test("a subject used by 10 000 short subscriptions keeps none of them")
-  func manyShortSubscriptions() {
+  @Test("1 000 000 short subscriptions into one subject and one create subscriber, from two threads, keep none")
+  func millionShortSubscriptions() {
     let subject = Subject<Int, Never>()
-    for _ in 0..<10_000 { Signal<Int, Never>.never.subscribe(subject).dispose() }
+    let sinkBox = Locked<Sink<Int, Never>?>(nil)
+    Signal<Int, Never>.create { subscriber in
+      sinkBox.value = subscriber as? Sink<Int, Never>
+      return nil
+    }.subscribeNext { _ in }
+    let sink = sinkBox.value!
+    let feed = Subject<Int, Never>()
+    DispatchQueue.concurrentPerform(iterations: 2) { thread in
+      let target: any Subscriber<Int, Never> = thread == 0 ? subject : sink
+      for index in 0..<250_000 {
+        feed.subscribe(target).dispose()
+        Signal<Int, Never>.never.subscribe(target).dispose()
+        if index % 1_000 == 0 { feed.sendNext(index) }
+      }
+    }
     #expect(subject.storage.state.withLock { $0.upstream.count } == 0)
+    #expect(sink.childCount == 0)
+    #expect(feed.subscriberCount == 0)
   }
 }
