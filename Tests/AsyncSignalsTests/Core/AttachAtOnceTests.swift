@@ -154,6 +154,33 @@ struct AttachAtOnceTests {
     #expect(ranOn.value === QueueScheduler.background)
   }
 
+  @Test("return, empty and error deliver as a create body does: from a plain thread, later, on the background scheduler")
+  func returnFollowsTheRule() {
+    let log = Locked<[String]>([])
+    let atOnce = Locked<[String]>(["unset"])
+    let done = DispatchSemaphore(value: 0)
+    onPlainThread {
+      BackgroundHold.during {
+        Signal<Int, TestError>.return(1).subscribeNext({ log.append("\($0)") }, error: { _ in }, completed: {
+          log.append("return completed")
+          done.signal()
+        })
+        Signal<Int, TestError>.empty.subscribeError({ _ in }, completed: {
+          log.append("empty completed")
+          done.signal()
+        })
+        Signal<Int, TestError>.error(TestError(code: 1)).subscribeError { _ in
+          log.append("error")
+          done.signal()
+        }
+        atOnce.value = log.value
+      }
+    }
+    for _ in 0..<3 { #expect(done.wait(timeout: .now() + 10) == .success) }
+    #expect(atOnce.value.isEmpty)
+    #expect(Set(log.value) == ["1", "return completed", "empty completed", "error"])
+  }
+
   @Test("defer's closure is a subscribe body: from a plain thread it runs later, on the background scheduler")
   func deferFollowsTheRule() {
     let ranAtOnce = Locked<Bool?>(nil)
