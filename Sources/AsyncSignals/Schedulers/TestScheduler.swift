@@ -224,7 +224,7 @@ public final class TestScheduler: Scheduler {
   public func step(_ count: Int) {
     precondition(count >= 0, "TestScheduler.step(_:): count must not be negative")
     guard count > 0 else { return }
-    runWork(blocks: count) { _ in .max }
+    runWork(blocks: count, method: "TestScheduler.step") { _ in .max }
   }
 
   // MARK: Internals
@@ -267,13 +267,15 @@ public final class TestScheduler: Scheduler {
     enqueue(at: nil, afterDelay: delay, repeatInterval: repeatInterval, action)
   }
 
-  private func runWork(blocks maxCount: Int = .max, until target: (Int64) -> Int64) {
+  private func runWork(
+    blocks maxCount: Int = .max, method: String = "TestScheduler.advance", until target: (Int64) -> Int64
+  ) {
     let thread = pthread_self()
     state.withLock { state in
       if let advancingThread = state.advancingThread {
         precondition(
           pthread_equal(advancingThread, thread) == 0,
-          "TestScheduler.advance: a scheduled block cannot advance the scheduler that is running it")
+          "\(method): a scheduled block cannot advance the scheduler that is running it")
       }
     }
     advancing.withLock { _ in

@@ -81,6 +81,17 @@ struct TestSchedulerTests {
     repetition?.dispose()
   }
 
+  @Test("stepping from inside a scheduled block stops with a message naming the method")
+  func reentrantStep() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let scheduler = TestScheduler()
+      scheduler.schedule { scheduler.step() }
+      scheduler.step()
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("TestScheduler.step: a scheduled block cannot advance the scheduler that is running it"))
+  }
+
   @Test("a negative step count stops with a message naming the argument (guarantee 9)")
   func negativeStep() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
