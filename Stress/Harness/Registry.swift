@@ -3,14 +3,16 @@ let scenarioFamilies: [(family: String, scenarios: [any Scenario])] = [
   ("Disposables", [ActionDisposableRace(), CompoundDisposableRace(), SerialDisposableRace()]),
   (
     "Serial delivery, terminal events, subscription scheduling, leaks",
-    [SerialDeliveryRace(), TerminalRaceScenario(), SubscriptionSchedulingRace(), LeaksRace()]
+    [
+      SerialDeliveryRace(), TerminalRaceScenario(), SubscriptionSchedulingRace(), LeaksRace(), SubscriberChurnRace(),
+    ]
   ),
   ("Subjects", [SubjectRace(), ReplaySubjectRace()]),
   (
     "Combining operators",
     [
       ZipRace(), ZipNestedRace(), ZipEarlyEndRace(), CombineLatestRace(), MergeRace(), FlattenRace(),
-      FlattenMapRace(), ConcatRace(), SwitchToLatestRace(),
+      FlattenMapRace(), ConcatRace(), SwitchToLatestRace(), SlowSubscriberRace(),
     ]
   ),
   ("Multicast and Command", [ConnectRace(), AutoconnectRace(), CommandRace()]),

@@ -113,6 +113,7 @@ struct Runner: Sendable {
         "\(label): \(verdict): \(result.iterations) iterations, \(result.operations) operations, "
           + String(format: "%.2f s", result.seconds))
     }
+    if let report = scenario.report { console.say("\(scenario.name): \(report)") }
     return result
   }
 

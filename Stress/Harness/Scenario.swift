@@ -20,12 +20,15 @@ protocol Scenario: Sendable {
   var knownFailure: String? { get }
   /// How many threads it races with when `--threads` asks for `requested`.
   func threads(requested: Int) -> Int
+  /// A figure the scenario measured over its run, printed after it (for example a queue's high-water mark).
+  var report: String? { get }
   /// One iteration.
   func iterate(_ iteration: Iteration)
 }
 
 extension Scenario {
   var knownFailure: String? { nil }
+  var report: String? { nil }
 }
 
 /// What an iteration may use: its crew, its random choices, and the ledger of its scenario.

@@ -35,9 +35,6 @@ final class LockingReplaySubject: DisposableReplay, @unchecked Sendable {
     return subscription
   }
 
-  /// The twin has no scheduling: it subscribes the subscriber object, which receives the disposable first.
-  func subscribeNext(_ subscriber: RecordingSubscriber) -> any Disposable { subscribe(subscriber) }
-
   var subscriberCount: Int {
     lock.lock()
     defer { lock.unlock() }

@@ -20,9 +20,6 @@ protocol DisposableReplay: Sendable {
   func sendNext(_ value: Int)
   /// Subscribes `subscriber`, which receives the disposable before the replay starts.
   func subscribe(_ subscriber: RecordingSubscriber) -> any Disposable
-  /// Subscribes with closures, publishing the disposable as soon as `subscribeNext` returns it; with no current
-  /// scheduler, that is before the replay, which runs on the background scheduler.
-  func subscribeNext(_ subscriber: RecordingSubscriber) -> any Disposable
   var subscriberCount: Int { get }
 }
 
@@ -30,23 +27,15 @@ extension ReplaySubject: DisposableReplay where Value == Int, Failure == StressF
   func subscribe(_ subscriber: RecordingSubscriber) -> any Disposable {
     (self as Signal<Int, StressFailure>).subscribe(subscriber)
   }
-
-  func subscribeNext(_ subscriber: RecordingSubscriber) -> any Disposable {
-    let disposable = subscribeNext(
-      { subscriber.sendNext($0) }, error: { subscriber.sendError($0) }, completed: { subscriber.sendCompleted() })
-    subscriber.disposable.publish(disposable)
-    return disposable
-  }
 }
 
 /// A deadlock shape peer libraries shipped: a replay, run under the subject's delivery lock, while another
 /// thread disposes the replaying subscription (and another one).
 ///
 /// The subject holds 40 values. Thread 0 subscribes; at the tenth replayed value the callback stops and waits for
-/// thread 1 to dispose that very subscription — and, first, an older subscription — before going on. On even
-/// iterations thread 0 subscribes a `Subscriber` object, which receives the disposable before the replay, run
-/// on thread 0; on odd ones the race has no current scheduler, `subscribeNext` returns the disposable at once and
-/// the replay runs on the background scheduler. A subject
+/// thread 1 to dispose that very subscription — and, first, an older subscription — before going on. Thread 0
+/// subscribes a `Subscriber` object, which receives the disposable before the replay, run on thread 0 (at once,
+/// whether the race has a current scheduler, on even iterations, or none, on odd ones). A subject
 /// whose disposal took the delivery lock (as a peer's did) would make thread 1 wait for thread 0, which waits for
 /// thread 1: the callback gives up after 5 s and reports it. The other threads send into the subject and
 /// subscribe to it meanwhile (they do wait for the replay in progress: senders wait, guarantee 1).
@@ -88,10 +77,9 @@ struct ReplayDisposeRace: Scenario {
     iteration.race(withCurrentScheduler: !background) { thread, random in
       switch thread {
       case 0:
-        _ = background ? subject.subscribeNext(replayer) : subject.subscribe(replayer)
+        _ = subject.subscribe(replayer)
         iteration.count(1)
       case 1:
-        // On odd iterations the replay may reach its tenth value before subscribeNext has even returned.
         while !replaying.isSet || replayer.disposable.count == 0 { random.dawdle(1) }
         older.disposable[0].dispose()
         olderDisposeReturned.value = clock.tick()
@@ -110,7 +98,6 @@ struct ReplayDisposeRace: Scenario {
         iteration.count(25)
       }
     }
-    if background { drainBackgroundScheduler(iteration) }
     replayer.recorder.checkDelivery(iteration, "the replaying subscriber")
     older.recorder.checkDelivery(iteration, "the older subscriber")
     let received = replayer.recorder.events.count

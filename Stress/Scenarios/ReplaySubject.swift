@@ -42,8 +42,9 @@ extension BehaviorSubject: ReplayingSubject where Value == Int, Failure == Stres
 ///
 /// A reference subscriber, subscribed before anything is sent, records the subject's order. Two threads send
 /// (each value is the epoch at which its send was issued); the others subscribe, wait a little and dispose, over
-/// and over, and read a behaviour subject's `value`. In one iteration out of four they have no current scheduler,
-/// so that each replay runs later, on the background scheduler, racing the sends and the disposal. Afterwards the
+/// and over, and read a behaviour subject's `value`. In one iteration out of four they have no current scheduler;
+/// the replay must still run at once, before `subscribe` returns (guarantee 5), so every iteration checks that no
+/// value sent while subscribed is lost. Afterwards the
 /// subject completes and one more subscriber must get the last values and the completion.
 struct ReplaySubjectRace: Scenario {
   static let slice =
@@ -123,7 +124,6 @@ struct ReplaySubjectRace: Scenario {
       }
       iteration.count(2 * rounds)
     }
-    if background { drainBackgroundScheduler(iteration) }
     var sent = sends[0].value.merging(sends[1].value) { first, _ in first }
     sent[-1] = Send(issued: 0, returned: 0)  // a behaviour subject's initial value, there before anything
     reference.checkDelivery(iteration, "the reference subscriber")
@@ -132,7 +132,7 @@ struct ReplaySubjectRace: Scenario {
     for subscription in subscriptions.flatMap(\.value) {
       check(
         subscription, order: order, positions: positionInOrder, sent: sent, capacity: subject.capacity,
-        attachesAtOnce: !background, iteration)
+        attachesAtOnce: true, iteration)
     }
     for list in reads.map(\.value) {
       let indices = list.map { positionInOrder[$0] ?? -1 }

@@ -62,8 +62,8 @@ public final class ObservableValue<Value: Sendable>: LifetimeProviding, Sendable
 
   /// The current value, then each new one; completes when the observable value is deinitialised.
   ///
-  /// A subscriber receives the current value at once when a scheduler is current (on the main queue, or inside a
-  /// scheduler's block), otherwise on a background scheduler, as RAC's subscriptions are made.
+  /// A subscriber receives the current value at once, on the subscribing thread, before `subscribe` returns, and
+  /// every later write after it, from any thread (a ``BehaviorSubject`` attaches at once, guarantee 5).
   ///
   /// ```swift
   /// volume.signal.subscribeNext { slider.value = $0 }

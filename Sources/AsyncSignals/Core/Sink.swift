@@ -189,6 +189,22 @@ class SinkCore: Disposable, @unchecked Sendable {
     owner?.sinkDidDispose(self)
   }
 
+  /// Forgets a child without disposing it (it has been disposed elsewhere).
+  final func removeChild(_ id: ObjectIdentifier) {
+    LockPrimitive.lock(&state.pointee.childrenLock)
+    var bag = state.pointee.children  // loaded and stored, not updated in place: see `SinkState`
+    bag.remove(id)
+    state.pointee.children = bag
+    LockPrimitive.unlock(&state.pointee.childrenLock)
+  }
+
+  /// The number of children kept (for tests).
+  final var childCount: Int {
+    LockPrimitive.lock(&state.pointee.childrenLock)
+    defer { LockPrimitive.unlock(&state.pointee.childrenLock) }
+    return state.pointee.children.count
+  }
+
   /// Adds a child disposable, or disposes it at once if the subscription has ended.
   @usableFromInline
   final func addChild(_ disposable: any Disposable) {
@@ -249,10 +265,13 @@ final class Sink<Value: Sendable, Failure: Error>: SinkCore, Subscriber, @unchec
   }
 
   /// A subscription made with this sink as its subscriber becomes one of its children, so that disposing
-  /// this subscription disposes that one too, as RAC's passthrough subscriber arranges.
+  /// this subscription disposes that one too, as RAC's passthrough subscriber arranges; once that subscription
+  /// is disposed (it ended, or its user disposed it) the sink forgets it, as RAC's subscriber does, so that a
+  /// long-lived subscriber of many short subscriptions does not grow.
   @usableFromInline
   func didSubscribe(with disposable: any Disposable) {
     addChild(disposable)
+    whenDisposed(disposable) { [weak self] id in self?.removeChild(id) }
   }
 
   /// Runs a subscribe body with this sink as its subscriber, unless the subscription has already ended, and

@@ -35,6 +35,20 @@ struct DisposableBag: Sendable {
     if !rest.isEmpty { rest.removeAll { $0 === disposable } }
   }
 
+  /// Removes the child whose identity is `id`, without disposing it.
+  @inlinable
+  mutating func remove(_ id: ObjectIdentifier) {
+    if let first, ObjectIdentifier(first) == id { self.first = nil }
+    if let second, ObjectIdentifier(second) == id { self.second = nil }
+    if !rest.isEmpty { rest.removeAll { ObjectIdentifier($0) == id } }
+  }
+
+  /// The number of children kept.
+  @inlinable
+  var count: Int {
+    (first == nil ? 0 : 1) + (second == nil ? 0 : 1) + rest.count
+  }
+
   /// Marks the bag disposed and returns its children, which the caller disposes outside the lock.
   @inlinable
   mutating func takeAll() -> Children {
@@ -67,5 +81,18 @@ struct DisposableBag: Sendable {
       second?.dispose()
       for child in rest { child.dispose() }
     }
+  }
+}
+
+/// Arranges for `forget` to run once `disposable` has been disposed, if it is a kind that can say so: a
+/// ``SerialDisposable`` (what ``Signal/subscribe(_:)`` hands to ``Subscriber/didSubscribe(with:)``) or a
+/// ``CompoundDisposable`` (RAC's way: a child that runs `forget`). Other disposables are kept until their owner
+/// ends. `forget` receives the disposable's identity, to remove it from a `DisposableBag` without retaining it.
+func whenDisposed(_ disposable: any Disposable, forget: @escaping @Sendable (ObjectIdentifier) -> Void) {
+  let id = ObjectIdentifier(disposable)
+  if let serial = disposable as? SerialDisposable {
+    serial.whenDisposed { forget(id) }
+  } else if let compound = disposable as? CompoundDisposable {
+    compound.add(ActionDisposable { forget(id) })  // disposed, so run, at once if the compound already is
   }
 }

@@ -22,9 +22,11 @@ public final class SerialDisposable: Disposable {
   private struct State: Sendable {
     var inner: (any Disposable)?
     var isDisposed = false
+    /// Run once, after the inner, when disposed: how a subscriber forgets this subscription (`whenDisposed`).
+    var onDispose: (@Sendable () -> Void)?
   }
 
-  private let state: LockedState<State>  // guards the inner disposable
+  private let state: LockedState<State>  // guards the inner disposable and `onDispose`
   private let disposed = Atomic<Bool>(false)  // mirrors `state`'s `isDisposed` for lock-free reads
 
   /// Creates a serial disposable holding `inner`, which may be `nil`.
@@ -93,14 +95,37 @@ public final class SerialDisposable: Disposable {
 
   /// Disposes the current inner disposable (outside the lock) and marks this one disposed.
   public func dispose() {
-    let inner = state.withLock { state -> (any Disposable)? in
-      guard !state.isDisposed else { return nil }
+    let (inner, onDispose) = state.withLock { state -> ((any Disposable)?, (@Sendable () -> Void)?) in
+      guard !state.isDisposed else { return (nil, nil) }
       state.isDisposed = true
       disposed.store(true, ordering: .releasing)
-      let inner = state.inner
-      state.inner = nil
-      return inner
+      defer {
+        state.inner = nil
+        state.onDispose = nil
+      }
+      return (state.inner, state.onDispose)
     }
     inner?.dispose()
+    onDispose?()
+  }
+
+  /// Runs `action` once this serial disposable has been disposed (after its inner), or at once if it already is.
+  ///
+  /// Internal: how a subscriber that keeps this subscription's disposable forgets it when it is disposed
+  /// (`Sink.didSubscribe(with:)`, `Subject.didSubscribe(with:)`), as RAC's subscriber does.
+  func whenDisposed(_ action: @escaping @Sendable () -> Void) {
+    let runsNow = state.withLock { state -> Bool in
+      guard !state.isDisposed else { return true }
+      if let earlier = state.onDispose {
+        state.onDispose = {
+          earlier()
+          action()
+        }
+      } else {
+        state.onDispose = action
+      }
+      return false
+    }
+    if runsNow { action() }
   }
 }

@@ -72,7 +72,9 @@ public final class MulticastConnection<Value: Sendable, Failure: Error>: Sendabl
   /// Each subscription attaches to ``signal`` and then calls ``connect()``; it counts until it is disposed, or
   /// terminates, or its subscriber stops (as `take(_:)` does). Once the count has returned to zero the connection
   /// is disposed for good: later subscribers are attached to the subject but the source is not subscribed again.
-  /// Subscriptions are made on the subscription scheduler, as RAC's are.
+  /// Each subscription attaches and connects at once, before `subscribe` returns, on the subscribing thread, so a
+  /// subscriber never misses a value the shared subscription sends after `subscribe` returns (guarantee 5); the
+  /// source's own subscribe body, if it has one, follows the subscription scheduler when `connect()` subscribes.
   ///
   /// ```swift
   /// let shared = location.publish().autoconnect()
@@ -83,28 +85,28 @@ public final class MulticastConnection<Value: Sendable, Failure: Error>: Sendabl
   /// ```
   ///
   /// - Returns: The reference-counted signal. Each call makes a new count.
-  /// - Note: ReactiveCocoa 2.5 `-autoconnect`, including its "never reconnects".
+  /// - Note: ReactiveCocoa 2.5 `-autoconnect`, including its "never reconnects". A deliberate difference: RAC
+  ///   built it on `+createSignal:`, so that from a background thread the attachment waited for the subscription
+  ///   scheduler and a later subscriber could miss values; here it attaches at once.
   public func autoconnect() -> Signal<Value, Failure> {
     let subscribers = LockedState(0)  // guards this autoconnect signal's subscriber count
     return AnonymousSignal { observer in
-      Signal.attachOnSubscriptionScheduler(observer) { observer in
-        subscribers.withLock { $0 += 1 }
-        let release = ActionDisposable {
-          if subscribers.withLock({ count -> Int in
-            count -= 1
-            return count
-          }) == 0 {
-            self.connection.dispose()
-          }
+      subscribers.withLock { $0 += 1 }
+      let release = ActionDisposable {
+        if subscribers.withLock({ count -> Int in
+          count -= 1
+          return count
+        }) == 0 {
+          self.connection.dispose()
         }
-        let subscription = self.signal.attach { event in
-          let flow = observer(event)
-          if event.isTerminating || flow == .stop { release.dispose() }
-          return flow
-        }
-        self.connect()
-        return CompoundDisposable([subscription, release])
       }
+      let subscription = self.signal.attach { event in
+        let flow = observer(event)
+        if event.isTerminating || flow == .stop { release.dispose() }
+        return flow
+      }
+      self.connect()
+      return CompoundDisposable([subscription, release])
     }
   }
 }

@@ -74,8 +74,9 @@ extension Signal {
 
   /// Runs `action` at the start of each subscription, before this signal is subscribed.
   ///
-  /// `action` runs under the same scheduling rule as a ``create(_:)`` body: at once when a scheduler is
-  /// current, otherwise on a background scheduler. Events pass through unchanged; disposing the result
+  /// `action` runs at once as each subscription starts, on the subscribing thread, and this signal is attached
+  /// right after, both before `subscribe` returns, so a value sent to a subject right after subscribing to
+  /// `subject.initially(…)` is never lost (guarantee 5). Events pass through unchanged; disposing the result
   /// disposes the upstream subscription.
   ///
   /// ```swift
@@ -84,14 +85,14 @@ extension Signal {
   ///
   /// - Parameter action: The side effect, run once per subscription.
   /// - Returns: A signal with the same events.
-  /// - Note: ReactiveCocoa 2.5 `-initially:` (built on `+defer:`, as here).
+  /// - Note: ReactiveCocoa 2.5 `-initially:`. A deliberate difference: RAC built it on `+defer:`, so that from a
+  ///   background thread `action` and the subscription to this signal waited for the subscription scheduler,
+  ///   and values sent meanwhile were lost; here both happen at once.
   @inlinable
   public func initially(_ action: @escaping @Sendable () -> Void) -> Signal<Value, Failure> {
     AnonymousSignal(nameSource: derivedName("initially")) { observer in
-      Signal.attachOnSubscriptionScheduler(observer) { observer in
-        action()
-        return self.attach(observer)
-      }
+      action()
+      return self.attach(observer)
     }
   }
 

@@ -53,8 +53,11 @@ extension Signal {
 
   /// Sends `value` first, then this signal's events.
   ///
-  /// `value` is sent as each subscription starts, under the same scheduling rule as a ``create(_:)`` body;
-  /// this signal is subscribed right after, unless the subscription was disposed in between.
+  /// `value` is sent at once as each subscription starts, on the subscribing thread, before `subscribe` returns;
+  /// this signal is attached right after, also before `subscribe` returns, unless the first value stopped the
+  /// subscription (`take(1)`). So a value sent to a subject right after subscribing to `subject.startWith(…)`
+  /// is never lost, from any thread (guarantee 5). Only this signal's own subscribe body, if it has one,
+  /// follows the subscription scheduler.
   ///
   /// ```swift
   /// let status = updates.startWith("loading…")
@@ -62,14 +65,15 @@ extension Signal {
   ///
   /// - Parameter value: The first value.
   /// - Returns: A signal of `value` followed by this signal's events.
-  /// - Note: ReactiveCocoa 2.5 `-startWith:` (`[[RACSignal return:value] concat:self]`).
+  /// - Note: ReactiveCocoa 2.5 `-startWith:` (`[[RACSignal return:value] concat:self]`). A deliberate
+  ///   difference: RAC's `+return:` deferred both the first value and the subscription to this signal to the
+  ///   subscription scheduler, so that from a background thread values sent meanwhile were lost; here both
+  ///   happen at once.
   @inlinable
   public func startWith(_ value: Value) -> Signal<Value, Failure> {
     AnonymousSignal(nameSource: derivedName("startWith(\(value))")) { observer in
-      Signal.attachOnSubscriptionScheduler(observer) { observer in
-        guard observer(.next(value)) == .proceed else { return DisposedDisposable.shared }
-        return self.attach(observer)
-      }
+      guard observer.sendNext(value) == .proceed else { return DisposedDisposable.shared }
+      return self.attach(observer)
     }
   }
 

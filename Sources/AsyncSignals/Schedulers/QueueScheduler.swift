@@ -89,7 +89,8 @@ public final class QueueScheduler: Scheduler, SerialExecutor {
     return cancellation
   }
 
-  /// Runs `action` on the queue at or after the wall-clock `date`.
+  /// Runs `action` on the queue at or after the wall-clock `date`; as soon as possible if `date` has passed,
+  /// however long ago (`Date.distantPast` included).
   ///
   /// - Returns: A disposable that cancels `action` if it has not started.
   @discardableResult
@@ -116,7 +117,8 @@ public final class QueueScheduler: Scheduler, SerialExecutor {
     return cancellation
   }
 
-  /// Runs `action` on the queue at the wall-clock `date` and then every `interval`, with a Dispatch timer.
+  /// Runs `action` on the queue at the wall-clock `date` and then every `interval`, with a Dispatch timer. A
+  /// `date` that has passed, however long ago, starts the timer at once.
   ///
   /// - Returns: A disposable that cancels the timer.
   @discardableResult
@@ -198,9 +200,14 @@ private final class TimerHandle: @unchecked Sendable {
 }
 
 extension DispatchWallTime {
-  /// The Dispatch wall time of a `Date`.
+  /// The Dispatch wall time of a `Date`; a date that has passed is now, "as soon as possible". Dispatch reads a
+  /// wall time at or before 1970 (`Date.distantPast` among them) as "forever", so such dates never reach it.
   init(_ date: Date) {
     let seconds = date.timeIntervalSince1970
+    guard date > Date() else {
+      self = .now()
+      return
+    }
     let whole = seconds.rounded(.down)
     self.init(timespec: timespec(tv_sec: Int(whole), tv_nsec: Int((seconds - whole) * 1_000_000_000)))
   }

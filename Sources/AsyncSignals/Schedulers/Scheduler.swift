@@ -42,7 +42,8 @@ public protocol Scheduler: AnyObject, Sendable {
   @discardableResult
   func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)?
 
-  /// Runs `action` on this scheduler at or after `date`, without preempting running work.
+  /// Runs `action` on this scheduler at or after `date`, without preempting running work. A `date` that has
+  /// passed, however long ago (`Date.distantPast` included), means as soon as possible.
   ///
   /// ```swift
   /// scheduler.schedule(after: scheduler.now.addingTimeInterval(1)) { print("a second later") }

@@ -10,10 +10,11 @@ import Musl
 
 /// A scheduler with a virtual clock that moves only when a test advances it.
 ///
-/// Work runs when the clock is advanced past its time, in order of time and, for work due at the same
-/// instant, in the order it was scheduled — plain ``schedule(_:)`` work is due at the current virtual time
-/// and is not moved ahead of earlier dated work (RAC's test scheduler always ran it first). The clock counts
-/// whole nanoseconds, so advancing by 1 ms a thousand times lands exactly on one second.
+/// Work runs when the clock is advanced past its time, in order of time. Of the work due at the same instant,
+/// plain ``schedule(_:)`` work runs first, as RAC's test scheduler ran it, then dated work; each kind in the order
+/// it was scheduled. Plain work is due at the virtual time at which it was scheduled. The clock counts whole
+/// nanoseconds, so advancing by 1 ms a thousand times lands exactly on one second. ``step()`` and ``step(_:)``
+/// run the next block, or the next n, whatever their time, as RAC's `-step` and `-step:` do.
 ///
 /// Any thread may schedule work or advance the clock; one thread advances at a time, and a scheduled block
 /// that tries to advance the clock itself stops the program. While it runs a block, the test scheduler is
@@ -26,12 +27,15 @@ import Musl
 /// scheduler.advance(by: .milliseconds(1))    // prints "one second"
 /// ```
 ///
-/// - Note: ReactiveCocoa 2.5 `RACTestScheduler`: `-step` and `-step:` become ``advance(by:)`` and
-///   ``advance(to:)``, which move a clock rather than count blocks; `-stepAll` is ``run()``.
+/// - Note: ReactiveCocoa 2.5 `RACTestScheduler` (`-step`, `-step:`, `-stepAll`, which is ``run()``). RAC's had
+///   no clock: it ran dated blocks in date order whenever stepped. ``advance(by:)`` and ``advance(to:)`` add a
+///   virtual clock, so that a test can say "one second later".
 public final class TestScheduler: Scheduler {
   private struct Item: Sendable {
     let id: UInt64
     let deadline: Int64
+    /// Dated work (`after:`, `afterDelay:`, repeating) runs after plain work due at the same instant.
+    let isDated: Bool
     let sequence: UInt64
     let repeatInterval: Int64?
     let action: @Sendable () -> Void
@@ -43,15 +47,24 @@ public final class TestScheduler: Scheduler {
     var items: [Item] = []  // sorted by (deadline, sequence)
     var advancingThread: pthread_t?
 
-    mutating func insert(id: UInt64, deadline: Int64, repeatInterval: Int64?, action: @escaping @Sendable () -> Void) {
+    mutating func insert(
+      id: UInt64, deadline: Int64, isDated: Bool, repeatInterval: Int64?, action: @escaping @Sendable () -> Void
+    ) {
       let item = Item(
-        id: id, deadline: deadline, sequence: nextSequence, repeatInterval: repeatInterval, action: action)
+        id: id, deadline: deadline, isDated: isDated, sequence: nextSequence, repeatInterval: repeatInterval,
+        action: action)
       nextSequence += 1
+      // After every item due before it, or at the same instant and of a kind that runs no later.
       var low = 0
       var high = items.count
       while low < high {
         let middle = (low + high) / 2
-        if items[middle].deadline <= deadline { low = middle + 1 } else { high = middle }
+        let other = items[middle]
+        if other.deadline < deadline || (other.deadline == deadline && (!other.isDated || isDated)) {
+          low = middle + 1
+        } else {
+          high = middle
+        }
       }
       items.insert(item, at: low)
     }
@@ -95,7 +108,7 @@ public final class TestScheduler: Scheduler {
   /// - Returns: A disposable that removes `action` if it has not run.
   @discardableResult
   public func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
-    enqueue(at: nil, repeatInterval: nil, action)
+    enqueue(at: nil, isDated: false, repeatInterval: nil, action)
   }
 
   /// Schedules `action` at the virtual time `date`, or at the current one if `date` has passed.
@@ -180,6 +193,40 @@ public final class TestScheduler: Scheduler {
     runWork { _ in .max }
   }
 
+  /// Runs the next scheduled block, whatever its time, moving the clock to that time; does nothing if none is.
+  ///
+  /// Work the block schedules waits for a later step, even when it is due at once.
+  ///
+  /// ```swift
+  /// scheduler.schedule { print("first") }
+  /// scheduler.schedule { print("second") }
+  /// scheduler.step()  // first
+  /// scheduler.step()  // second
+  /// ```
+  ///
+  /// - Note: ReactiveCocoa 2.5 `-[RACTestScheduler step]`, which also ran plain `schedule:` blocks before dated
+  ///   ones due at the same time.
+  public func step() {
+    step(1)
+  }
+
+  /// Runs the next `count` scheduled blocks, in order, moving the clock to each one's time; stops early when
+  /// nothing is left. A repeating block counts once per run.
+  ///
+  /// ```swift
+  /// scheduler.schedule(afterDelay: .seconds(1)) { print("later") }
+  /// scheduler.schedule { print("now") }
+  /// scheduler.step(2)  // now, later; the clock reads 1 s on
+  /// ```
+  ///
+  /// - Parameter count: How many blocks to run; must not be negative.
+  /// - Note: ReactiveCocoa 2.5 `-[RACTestScheduler step:]`.
+  public func step(_ count: Int) {
+    precondition(count >= 0, "TestScheduler.step(_:): count must not be negative")
+    guard count > 0 else { return }
+    runWork(blocks: count, method: "TestScheduler.step") { _ in .max }
+  }
+
   // MARK: Internals
 
   private func date(_ nanoseconds: Int64) -> Date {
@@ -195,12 +242,13 @@ public final class TestScheduler: Scheduler {
   }
 
   private func enqueue(
-    at deadline: Int64?, afterDelay delay: Int64 = 0, repeatInterval: Int64?, _ action: @escaping @Sendable () -> Void
+    at deadline: Int64?, afterDelay delay: Int64 = 0, isDated: Bool = true, repeatInterval: Int64?,
+    _ action: @escaping @Sendable () -> Void
   ) -> any Disposable {
     let id = state.withLock { state -> UInt64 in
       let id = state.nextSequence
       let due = deadline.map { Swift.max($0, state.now) } ?? (state.now &+ delay)
-      state.insert(id: id, deadline: due, repeatInterval: repeatInterval, action: action)
+      state.insert(id: id, deadline: due, isDated: isDated, repeatInterval: repeatInterval, action: action)
       return id
     }
     return ActionDisposable { [weak self] in
@@ -219,13 +267,15 @@ public final class TestScheduler: Scheduler {
     enqueue(at: nil, afterDelay: delay, repeatInterval: repeatInterval, action)
   }
 
-  private func runWork(until target: (Int64) -> Int64) {
+  private func runWork(
+    blocks maxCount: Int = .max, method: String = "TestScheduler.advance", until target: (Int64) -> Int64
+  ) {
     let thread = pthread_self()
     state.withLock { state in
       if let advancingThread = state.advancingThread {
         precondition(
           pthread_equal(advancingThread, thread) == 0,
-          "TestScheduler.advance: a scheduled block cannot advance the scheduler that is running it")
+          "\(method): a scheduled block cannot advance the scheduler that is running it")
       }
     }
     advancing.withLock { _ in
@@ -233,18 +283,21 @@ public final class TestScheduler: Scheduler {
         state.advancingThread = thread
         return target(state.now)
       }
-      while let item = state.withLock({ state -> Item? in
+      var remaining = maxCount
+      while remaining > 0, let item = state.withLock({ state -> Item? in
         guard let first = state.items.first, first.deadline <= limit else { return nil }
         state.items.removeFirst()
         state.now = Swift.max(state.now, first.deadline)
         if let interval = first.repeatInterval {
           let next = first.deadline.addingReportingOverflow(interval)
           if !next.overflow {
-            state.insert(id: first.id, deadline: next.partialValue, repeatInterval: interval, action: first.action)
+            state.insert(
+              id: first.id, deadline: next.partialValue, isDated: true, repeatInterval: interval, action: first.action)
           }
         }
         return first
       }) {
+        remaining -= 1
         performAsCurrent(item.action)
       }
       state.withLock { state in

@@ -170,13 +170,25 @@ public struct MemoizedSequence<Element: Sendable>: Sendable {
 
   /// The elements after the first, or `nil` if the sequence is empty.
   ///
-  /// Reading it computes the head (not the tail's own elements).
+  /// Reading it computes the head (not the tail's own elements). It is `nil` only for an empty sequence: the
+  /// tail of the last element is an empty sequence, whatever kind of sequence it is. For a sequence made with
+  /// ``init(head:tail:)``, reading `tail` does not run the tail closure; reading that tail's head (or
+  /// ``isEmpty``) does — one level later than RAC. So walk a sequence by testing `head`, not `tail`:
   ///
   /// ```swift
   /// MemoizedSequence([3, 4]).tail?.head  // 4
+  /// MemoizedSequence.return(3).tail?.isEmpty  // true: not nil
+  /// var rest = MemoizedSequence([3, 4])
+  /// while let head = rest.head {
+  ///   print(head)
+  ///   rest = rest.tail!  // never nil while head is not
+  /// }
   /// ```
   ///
-  /// - Note: ReactiveCocoa 2.5 `tail`.
+  /// - Note: ReactiveCocoa 2.5 `tail`, which differed by kind: the last `tail` of a `+return:` or head/tail-block
+  ///   sequence was `nil` (and reading it ran the tail block), while an array's was an empty sequence. Here it is
+  ///   always an empty sequence, evaluated when read; RAC loops of the form `for (s = seq; s != nil; s = s.tail)`
+  ///   must test `head` instead.
   public var tail: MemoizedSequence? {
     uncons?.tail
   }

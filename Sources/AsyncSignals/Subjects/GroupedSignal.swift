@@ -34,6 +34,6 @@ public final class GroupedSignal<Key: Hashable & Sendable, Value: Sendable, Fail
   /// - Note: ReactiveCocoa 2.5 `+signalWithKey:`.
   public init(key: Key) {
     self.key = key
-    super.init(storage: SubjectStorage(capacity: 0, schedulesReplay: false))
+    super.init(storage: SubjectStorage(capacity: 0))
   }
 }

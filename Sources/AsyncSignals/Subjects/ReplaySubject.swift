@@ -10,9 +10,9 @@
 /// subscriber. After `sendError` or `sendCompleted`, later subscribers are replayed the kept values and then the
 /// terminal event; later sends are ignored, and the subscriptions the subject made as a subscriber are disposed.
 ///
-/// As in RAC, a subscriber attaches on the subscription scheduler: at once when a scheduler is current (inside a
-/// scheduler's block, or on the main queue), otherwise on a background scheduler (guarantee 5). Disposing the
-/// subscription removes the subscriber, releases what it captured, and cancels a replay still waiting to run.
+/// A subscriber attaches at once, on the subscribing thread, whether a scheduler is current or not: the replay has
+/// been delivered, and the subscriber receives every later value, by the time `subscribe` returns (guarantee 5).
+/// Disposing the subscription removes the subscriber and releases what it captured.
 ///
 /// ```swift
 /// let messages = ReplaySubject<String, Never>(capacity: 2)
@@ -28,7 +28,9 @@
 /// - Note: ReactiveCocoa 2.5 `RACReplaySubject` (`+replaySubjectWithCapacity:`, `+subject`,
 ///   `RACReplaySubjectUnlimitedCapacity`). RAC trimmed the buffer after delivering a value, so a subscriber that
 ///   joined during that delivery was replayed `capacity + 1` values, and a value sent from a callback reached
-///   later subscribers ahead of the value in progress; both are fixed here.
+///   later subscribers ahead of the value in progress; both are fixed here. RAC also replayed on the subscription
+///   scheduler, so that from a background thread the values sent before the replay ran could be trimmed away
+///   unseen; here the replay is at once (a deliberate difference).
 public class ReplaySubject<Value: Sendable, Failure: Error>: Subject<Value, Failure>, @unchecked Sendable {
   // guarded by: `Subject` (this subclass adds no stored properties).
 
@@ -53,7 +55,7 @@ public class ReplaySubject<Value: Sendable, Failure: Error>: Subject<Value, Fail
   /// - Note: ReactiveCocoa 2.5 `+replaySubjectWithCapacity:`.
   public init(capacity: Int = ReplaySubject.unlimitedCapacity) {
     precondition(capacity >= 0, "ReplaySubject(capacity:): capacity must not be negative")
-    super.init(storage: SubjectStorage(capacity: capacity, schedulesReplay: true))
+    super.init(storage: SubjectStorage(capacity: capacity))
   }
 
   /// Creates a replay subject on `storage` (a behaviour subject's). Not an override of `Subject.init(storage:)`:

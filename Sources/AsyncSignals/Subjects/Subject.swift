@@ -38,7 +38,7 @@ public class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failure>, S
   ///
   /// - Note: ReactiveCocoa 2.5 `+[RACSubject subject]`.
   public convenience init() {
-    self.init(storage: SubjectStorage(capacity: 0, schedulesReplay: false))
+    self.init(storage: SubjectStorage(capacity: 0))
   }
 
   /// Creates a subject on `storage`: how the subclasses choose their replay.
@@ -112,7 +112,8 @@ public class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failure>, S
   }
 
   /// Keeps `disposable`, a subscription made with this subject as its subscriber, to dispose it when the
-  /// subject terminates (at once if it already has).
+  /// subject terminates (at once if it already has); forgets it as soon as it is disposed, so that a subject fed
+  /// by any number of short subscriptions keeps only the live ones.
   ///
   /// ``Signal/subscribe(_:)`` calls it; you rarely need to.
   ///
@@ -121,7 +122,7 @@ public class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failure>, S
   /// ```
   ///
   /// - Parameter disposable: The subscription's disposable.
-  /// - Note: ReactiveCocoa 2.5 `-[RACSubject didSubscribeWithDisposable:]`.
+  /// - Note: ReactiveCocoa 2.5 `-[RACSubject didSubscribeWithDisposable:]`, which also removes a disposed one.
   public final func didSubscribe(with disposable: any Disposable) {
     storage.subscribed(with: disposable)
   }

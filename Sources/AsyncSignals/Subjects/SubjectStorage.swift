@@ -132,19 +132,16 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
   @usableFromInline let state: LockedState<SubjectState<Value, Failure>>
   /// The delivery lock and its bookkeeping; see `SubjectTurn`.
   @usableFromInline let turn: UnsafeMutablePointer<SubjectTurn<Value, Failure>>
-  /// Whether subscribers attach on the subscription scheduler, as RAC's replaying subjects do.
-  @usableFromInline let schedulesReplay: Bool
   /// The number of values kept for replay (0: none).
   @usableFromInline let capacity: Int
 
   /// Creates the storage of a subject that keeps `capacity` values (0: none) and, if `values` is not empty,
   /// starts with them (a behaviour subject's current value).
   @usableFromInline
-  init(capacity: Int, values: [Value] = [], schedulesReplay: Bool) {
+  init(capacity: Int, values: [Value] = []) {
     var initial = SubjectState<Value, Failure>(capacity: capacity)
     for value in values { _ = initial.receivedValue(value) }
     state = LockedState(initial)
-    self.schedulesReplay = schedulesReplay
     self.capacity = capacity
     turn = .allocate(capacity: 1)
     turn.initialize(to: SubjectTurn())
@@ -170,18 +167,16 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
 
   // MARK: Subscribing
 
-  /// Attaches `observer`: replays, then delivers live events. Returns the subscription's disposable, which also
-  /// cancels a replay still waiting on the background scheduler.
+  /// Attaches `observer` at once, on the subscribing thread, whether a scheduler is current or not: replays, then
+  /// delivers live events. Returns the subscription's disposable.
+  ///
+  /// RAC's replaying subjects replayed on the subscription scheduler; from a background thread a replay subject
+  /// of limited capacity then trimmed away values sent between `subscribe` and the replay. Attaching at once
+  /// loses none (guarantee 5).
   @usableFromInline
   func attach(_ observer: Observer<Value, Failure>) -> any Disposable {
     let sink = Sink(observer, owner: self)
-    if !schedulesReplay {
-      start(sink)
-    } else if CurrentScheduler.subscribeAtOnce({ start(sink) }) == nil,
-      let scheduled = QueueScheduler.background.schedule({ self.start(sink) })
-    {
-      sink.addChild(scheduled)
-    }
+    start(sink)
     return sink
   }
 
@@ -223,7 +218,12 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
   /// Keeps `disposable`, disposing it when the subject terminates (at once if it already has).
   @usableFromInline
   func subscribed(with disposable: any Disposable) {
-    if !state.withLock({ $0.subscribed(with: disposable) }) { disposable.dispose() }
+    if !state.withLock({ $0.subscribed(with: disposable) }) {
+      disposable.dispose()
+      return
+    }
+    // Forgotten once disposed, as RAC's subscriber forgets it: a subject fed by many short subscriptions stays small.
+    whenDisposed(disposable) { [weak self] id in self?.state.withLock { $0.upstream.remove(id) } }
   }
 
   // MARK: Turns

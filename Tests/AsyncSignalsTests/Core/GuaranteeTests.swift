@@ -32,17 +32,14 @@ struct GuaranteeTests {
     #expect(received.value == 8_000)
   }
 
-  @Test("1. serial delivery: a sender on another thread waits until the event in progress has been handled")
-  func senderWaits() {
-    let subscriberBox = Locked<(any Subscriber<Int, Never>)?>(nil)
-    let signal = Signal<Int, Never>.create { subscriber in
-      subscriberBox.value = subscriber
-      return nil
-    }
+  @Test(
+    "1. serial delivery: a sender on another thread waits until the event in progress has been handled",
+    arguments: ["create", "Subject", "ReplaySubject", "ClosureSubscriber"])
+  func senderWaits(entryPoint: String) {
     let inFirst = DispatchSemaphore(value: 0)
     let releaseFirst = DispatchSemaphore(value: 0)
     let log = Locked<[String]>([])
-    signal.subscribeNext { value in
+    let callback: @Sendable (Int) -> Void = { value in
       log.append("start \(value)")
       if value == 1 {
         inFirst.signal()
@@ -50,12 +47,29 @@ struct GuaranteeTests {
       }
       log.append("end \(value)")
     }
-    let subscriber = subscriberBox.value!
+    let send: @Sendable (Int) -> Void
+    switch entryPoint {
+    case "create":
+      let subscriberBox = Locked<(any Subscriber<Int, Never>)?>(nil)
+      Signal<Int, Never>.create { subscriber in
+        subscriberBox.value = subscriber
+        return nil
+      }.subscribeNext(callback)
+      let subscriber = subscriberBox.value!
+      send = { subscriber.sendNext($0) }
+    case "Subject", "ReplaySubject":
+      let subject = entryPoint == "Subject" ? Subject<Int, Never>() : ReplaySubject<Int, Never>()
+      subject.subscribeNext(callback)
+      send = { subject.sendNext($0) }
+    default:
+      let subscriber = ClosureSubscriber<Int, Never>(next: callback, error: { _ in }, completed: {})
+      send = { subscriber.sendNext($0) }
+    }
     let group = DispatchGroup()
-    DispatchQueue.global().async(group: group) { subscriber.sendNext(1) }
+    DispatchQueue.global().async(group: group) { send(1) }
     inFirst.wait()
     DispatchQueue.global().async(group: group) {
-      subscriber.sendNext(2)
+      send(2)
       log.append("sender of 2 returned")
     }
     // Give the second sender every chance to overtake; it must not.
@@ -64,6 +78,51 @@ struct GuaranteeTests {
     releaseFirst.signal()
     group.wait()
     #expect(log.value == ["start 1", "end 1", "start 2", "end 2", "sender of 2 returned"])
+  }
+
+  @Test(
+    "1. an operator with several inputs, or a timer, never makes a sender wait: it hands the event to the thread delivering",
+    arguments: HandOff.names)
+  func operatorHandsOff(operatorName: String) {
+    let handOff = HandOff.make(operatorName)
+    let inFirst = DispatchSemaphore(value: 0)
+    let releaseFirst = DispatchSemaphore(value: 0)
+    let log = Locked<[String]>([])
+    let threads = Locked<[ObjectIdentifier]>([])
+    let armed = Locked(false)
+    let subscription = handOff.subscribe { event in
+      guard armed.value else { return }
+      threads.append(ObjectIdentifier(Thread.current))
+      log.append(event)
+      if threads.value.count == 1 {
+        inFirst.signal()
+        releaseFirst.wait()
+      }
+    }
+    handOff.prime()
+    armed.value = true
+    let group = DispatchGroup()
+    let firstThread = Locked<ObjectIdentifier?>(nil)
+    DispatchQueue.global().async(group: group) {
+      firstThread.value = ObjectIdentifier(Thread.current)
+      handOff.first()  // delivered at once, on this thread; its callback then waits
+    }
+    inFirst.wait()
+    let secondReturned = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async(group: group) {
+      handOff.second()  // handed to the first thread: the sender does not wait
+      log.append("second sender returned")
+      secondReturned.signal()
+    }
+    let returned = secondReturned.wait(timeout: .now() + 10) == .success
+    #expect(returned, "the second sender waited for the first thread's callback")
+    #expect(log.value == [handOff.firstEvent, "second sender returned"])
+    releaseFirst.signal()
+    if !returned { releaseFirst.signal() }
+    group.wait()
+    #expect(log.value == [handOff.firstEvent, "second sender returned", handOff.secondEvent])
+    #expect(threads.value.count == 2 && threads.value.allSatisfy { $0 == firstThread.value })
+    subscription.dispose()
   }
 
   @Test("2. terminal means terminal: nothing after error, completion or disposal")
@@ -330,5 +389,107 @@ struct GuaranteeTests {
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("QueueScheduler.schedule(after:repeatingEvery:leeway:_:): interval must be positive"))
+  }
+}
+
+/// One operator with several inputs (or a timer), set up so that `first` (on one thread) delivers `firstEvent` and
+/// `second` (on another, while the first callback is still running) makes it decide `secondEvent`.
+struct HandOff: Sendable {
+  static let names = [
+    "merge", "combineLatest", "zip", "flatten", "flatten(maxConcurrent:)", "flattenMap (bind)", "switchToLatest",
+    "take(until:)", "take(untilReplacement:)", "sample", "throttle", "buffer(time:on:)", "timeout",
+  ]
+
+  let subscribe: @Sendable (@escaping @Sendable (String) -> Void) -> any Disposable
+  var prime: @Sendable () -> Void = {}
+  let first: @Sendable () -> Void
+  let firstEvent: String
+  let second: @Sendable () -> Void
+  let secondEvent: String
+
+  /// Subscribes `record` to `signal`, each event as a string.
+  static func recording<Value, Failure>(
+    _ signal: Signal<Value, Failure>
+  ) -> @Sendable (@escaping @Sendable (String) -> Void) -> any Disposable {
+    { record in
+      signal.subscribeNext({ record("\($0)") }, error: { _ in record("error") }, completed: { record("completed") })
+    }
+  }
+
+  static func make(_ name: String) -> HandOff {
+    let a = Subject<Int, Never>()
+    let b = Subject<Int, Never>()
+    let scheduler = TestScheduler()
+    switch name {
+    case "merge":
+      return HandOff(
+        subscribe: recording(Signal.merge([a, b])), first: { a.sendNext(1) }, firstEvent: "1",
+        second: { b.sendNext(2) }, secondEvent: "2")
+    case "combineLatest":
+      return HandOff(
+        subscribe: recording(a.combineLatest(with: b).map { $0 + $1 }), prime: { b.sendNext(100) },
+        first: { a.sendNext(1) }, firstEvent: "101", second: { b.sendNext(200) }, secondEvent: "201")
+    case "zip":
+      return HandOff(
+        subscribe: recording(a.zip(with: b).map { $0 * 100 + $1 }), prime: { a.sendNext(1) },
+        first: { b.sendNext(10) }, firstEvent: "110", second: { a.sendCompleted() }, secondEvent: "completed")
+    case "flatten":
+      let outer = Subject<Signal<Int, Never>, Never>()
+      return HandOff(
+        subscribe: recording(outer.flatten()),
+        prime: {
+          outer.sendNext(a)
+          outer.sendNext(b)
+        }, first: { a.sendNext(1) }, firstEvent: "1", second: { b.sendNext(2) }, secondEvent: "2")
+    case "flatten(maxConcurrent:)":
+      let outer = Subject<Signal<Int, Never>, Never>()
+      return HandOff(
+        subscribe: recording(outer.flatten(maxConcurrent: 2)),
+        prime: {
+          outer.sendNext(a)
+          outer.sendNext(b)
+        }, first: { a.sendNext(1) }, firstEvent: "1", second: { b.sendNext(2) }, secondEvent: "2")
+    case "take(untilReplacement:)":
+      return HandOff(
+        subscribe: recording(a.take(untilReplacement: b)), first: { a.sendNext(1) }, firstEvent: "1",
+        second: { b.sendNext(2) }, secondEvent: "2")
+    case "sample":
+      return HandOff(
+        subscribe: recording(a.sample(b)), prime: { a.sendNext(1) }, first: { b.sendNext(0) }, firstEvent: "1",
+        second: { a.sendCompleted() }, secondEvent: "completed")
+    case "flattenMap (bind)":
+      let c = Subject<Int, Never>()
+      return HandOff(
+        subscribe: recording(a.flattenMap { $0 == 0 ? b : c.startWith($0) }), prime: { a.sendNext(0) },
+        first: { a.sendNext(1) }, firstEvent: "1", second: { b.sendNext(2) }, secondEvent: "2")
+    case "switchToLatest":
+      let outer = Subject<Signal<Int, Never>, Never>()
+      return HandOff(
+        subscribe: recording(outer.switchToLatest()), prime: { outer.sendNext(a) }, first: { a.sendNext(1) },
+        firstEvent: "1",
+        second: {
+          outer.sendNext(b)
+          b.sendNext(2)
+        }, secondEvent: "2")
+    case "take(until:)":
+      return HandOff(
+        subscribe: recording(a.take(until: b)), first: { a.sendNext(1) }, firstEvent: "1", second: { b.sendNext(0) },
+        secondEvent: "completed")
+    case "throttle":
+      return HandOff(
+        subscribe: recording(a.throttle(.seconds(1), on: scheduler)), prime: { a.sendNext(1) },
+        first: { scheduler.advance(by: .seconds(1)) }, firstEvent: "1", second: { a.sendCompleted() },
+        secondEvent: "completed")
+    case "buffer(time:on:)":
+      return HandOff(
+        subscribe: recording(a.buffer(time: .seconds(1), on: scheduler)), prime: { a.sendNext(1) },
+        first: { scheduler.advance(by: .seconds(1)) }, firstEvent: "[1]", second: { a.sendCompleted() },
+        secondEvent: "completed")
+    default:
+      precondition(name == "timeout", "HandOff.make: unknown operator \(name)")
+      return HandOff(
+        subscribe: recording(a.timeout(.seconds(1), on: scheduler)), first: { a.sendNext(1) }, firstEvent: "1",
+        second: { scheduler.advance(by: .seconds(1)) }, secondEvent: "error")
+    }
   }
 }

@@ -51,14 +51,31 @@ extension ArticleExampleTests {
     #expect(scheduler.scheduledCount == 0)
   }
 
-  @Test("Testing: work due at the same instant runs in scheduling order, plain work included")
+  @Test("Testing: of the work due at the same instant, plain work runs first, then dated work (RAC's order)")
   func testingSameInstant() {
     let scheduler = TestScheduler()
     scheduler.schedule(after: scheduler.now) { print("dated work, scheduled first") }
     scheduler.schedule { print("plain work, scheduled second") }
     scheduler.advance()
-    // dated work, scheduled first
     // plain work, scheduled second
-    #expect(console.lines == ["dated work, scheduled first", "plain work, scheduled second"])
+    // dated work, scheduled first
+    #expect(console.lines == ["plain work, scheduled second", "dated work, scheduled first"])
+  }
+
+  @Test("Testing: step() runs the next block, step(_:) the next n; work a block schedules waits for a later step")
+  func testingSteps() {
+    let scheduler = TestScheduler()
+    scheduler.schedule {
+      print("first")
+      scheduler.schedule { print("scheduled by first") }
+    }
+    scheduler.schedule(afterDelay: .seconds(1)) { print("one second on") }
+    scheduler.step()
+    // first
+    scheduler.step(2)
+    // scheduled by first
+    // one second on
+    #expect(console.lines == ["first", "scheduled by first", "one second on"])
+    #expect(scheduler.now == Date(timeIntervalSinceReferenceDate: 1))
   }
 }

@@ -203,6 +203,23 @@ struct TakeUntilTests {
     #expect(untouched.subscriberCount == 0)
   }
 
+  @Test("a replacement that sends a value at once, and goes on, means the source's body never runs (RAC's rule)")
+  func replacementSendsAtOnceWithoutEnding() {
+    let bodyRuns = Locked(0)
+    let source = Signal<Int, TestError>.create { subscriber in
+      bodyRuns.increment()
+      subscriber.sendNext(1)
+      return nil
+    }
+    let replacement = Subject<Int, TestError>()
+    let recorder = EventRecorder(source.take(untilReplacement: replacement.startWith(7)))
+    replacement.sendNext(8)
+    #expect(recorder.values == [7, 8])
+    #expect(bodyRuns.value == 0)
+    recorder.dispose()
+    #expect(replacement.subscriberCount == 0)
+  }
+
   @Test("disposing take(untilReplacement:) disposes both")
   func replacementDisposal() {
     let source = Subject<Int, Never>()

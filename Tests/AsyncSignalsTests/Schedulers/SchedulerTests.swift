@@ -84,6 +84,43 @@ struct SchedulerTests {
     #expect(ticks.value <= afterDispose + 1)
   }
 
+  /// Dates at or before 1970 (`Date.distantPast` among them), and a date just past.
+  static let pastDates: [Date] = [
+    .distantPast, Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -1), Date(timeIntervalSince1970: 1),
+    Date().addingTimeInterval(-60),
+  ]
+
+  @Test("a queue scheduler runs work dated in the past as soon as possible, 1970 and distantPast included",
+    arguments: pastDates)
+  func queuePastDate(date: Date) {
+    let scheduler = QueueScheduler(name: "past")
+    let ran = DispatchSemaphore(value: 0)
+    scheduler.schedule(after: date) { ran.signal() }
+    #expect(ran.wait(timeout: .now() + 10) == .success, "work dated \(date) never ran")
+  }
+
+  @Test("a queue scheduler starts repeating work dated in the past at once, and repeats it", arguments: pastDates)
+  func queuePastDateRepeating(date: Date) {
+    let scheduler = QueueScheduler(name: "past repeating")
+    let ticks = Locked(0)
+    let twoTicks = DispatchSemaphore(value: 0)
+    let repetition = scheduler.schedule(after: date, repeatingEvery: .milliseconds(1), leeway: .zero) {
+      if ticks.increment() == 2 { twoTicks.signal() }
+    }
+    #expect(twoTicks.wait(timeout: .now() + 10) == .success, "repeating work dated \(date) never ran twice")
+    repetition?.dispose()
+  }
+
+  @Test("the main scheduler and the subscription scheduler run work dated distantPast as soon as possible")
+  func mainAndSubscriptionPastDate() {
+    let ranOnMain = DispatchSemaphore(value: 0)
+    let ranInBackground = DispatchSemaphore(value: 0)
+    QueueScheduler.main.schedule(after: .distantPast) { ranOnMain.signal() }
+    SubscriptionScheduler.shared.schedule(after: .distantPast) { ranInBackground.signal() }
+    #expect(ranInBackground.wait(timeout: .now() + 10) == .success)
+    #expect(ranOnMain.wait(timeout: .now() + 10) == .success)
+  }
+
   @Test("outside any scheduler there is no current scheduler; nested schedulers restore it")
   func currentScheduler() {
     #expect(Schedulers.current == nil)

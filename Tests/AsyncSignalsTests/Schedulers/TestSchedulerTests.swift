@@ -5,20 +5,100 @@ import Testing
 
 @Suite("TestScheduler")
 struct TestSchedulerTests {
-  @Test("work runs in time order, and work due at the same instant in the order it was scheduled")
+  @Test("work runs in time order; at one instant plain work runs first (RAC's rule), then in scheduling order")
   func ordering() {
     let scheduler = TestScheduler()
     let log = Locked<[String]>([])
     scheduler.schedule(afterDelay: .seconds(2)) { log.append("at 2") }
     scheduler.schedule(after: scheduler.now) { log.append("dated now") }
+    scheduler.schedule(afterDelay: .zero) { log.append("delayed by zero") }
     scheduler.schedule { log.append("plain") }
+    scheduler.schedule { log.append("plain again") }
     scheduler.schedule(afterDelay: .seconds(1)) { log.append("at 1") }
     #expect(log.value.isEmpty)
     scheduler.advance()
-    // RAC ran plain `schedule` work before any dated work; here the scheduling order decides.
-    #expect(log.value == ["dated now", "plain"])
+    #expect(log.value == ["plain", "plain again", "dated now", "delayed by zero"])
     scheduler.advance(by: .seconds(2))
-    #expect(log.value == ["dated now", "plain", "at 1", "at 2"])
+    #expect(log.value == ["plain", "plain again", "dated now", "delayed by zero", "at 1", "at 2"])
+  }
+
+  @Test("step() runs exactly the next scheduled block (RAC's -step)")
+  func step() {
+    let scheduler = TestScheduler()
+    let log = Locked<[String]>([])
+    scheduler.schedule { log.append("first") }
+    scheduler.schedule { log.append("second") }
+    scheduler.step()
+    #expect(log.value == ["first"])
+    scheduler.step()
+    #expect(log.value == ["first", "second"])
+    scheduler.step()  // nothing left: does nothing
+    #expect(log.value == ["first", "second"])
+  }
+
+  @Test("step(_:) runs the next n blocks, dated ones included, moving the clock to each (RAC's -step:)")
+  func stepCount() {
+    let scheduler = TestScheduler()
+    let log = Locked<[String]>([])
+    scheduler.schedule(afterDelay: .seconds(1)) { log.append("at 1 s, \(scheduler.now.timeIntervalSinceReferenceDate)") }
+    scheduler.schedule(afterDelay: .milliseconds(500)) { log.append("at 0.5 s") }
+    scheduler.schedule { log.append("plain") }
+    scheduler.step(2)
+    #expect(log.value == ["plain", "at 0.5 s"])
+    #expect(scheduler.now == Date(timeIntervalSinceReferenceDate: 0.5))
+    scheduler.step(0)
+    #expect(log.value.count == 2)
+    scheduler.step(5)  // more than scheduled: runs what there is
+    #expect(log.value == ["plain", "at 0.5 s", "at 1 s, 1.0"])
+    #expect(scheduler.scheduledCount == 0)
+  }
+
+  @Test("step() counts one block: work it schedules for the same instant waits for the next step")
+  func stepDoesNotDrainTheInstant() {
+    let scheduler = TestScheduler()
+    let log = Locked<[String]>([])
+    scheduler.schedule {
+      log.append("outer")
+      scheduler.schedule { log.append("inner") }
+    }
+    scheduler.step()
+    #expect(log.value == ["outer"])
+    #expect(scheduler.scheduledCount == 1)
+    scheduler.step()
+    #expect(log.value == ["outer", "inner"])
+  }
+
+  @Test("a repeating block counts one step per run")
+  func stepRepeating() {
+    let scheduler = TestScheduler()
+    let ticks = Locked(0)
+    let repetition = scheduler.schedule(after: scheduler.now, repeatingEvery: .seconds(1), leeway: .zero) {
+      ticks.increment()
+    }
+    scheduler.step(3)
+    #expect(ticks.value == 3)
+    #expect(scheduler.now == Date(timeIntervalSinceReferenceDate: 2))
+    repetition?.dispose()
+  }
+
+  @Test("stepping from inside a scheduled block stops with a message naming the method")
+  func reentrantStep() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let scheduler = TestScheduler()
+      scheduler.schedule { scheduler.step() }
+      scheduler.step()
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("TestScheduler.step: a scheduled block cannot advance the scheduler that is running it"))
+  }
+
+  @Test("a negative step count stops with a message naming the argument (guarantee 9)")
+  func negativeStep() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      TestScheduler().step(-1)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("TestScheduler.step(_:): count must not be negative"))
   }
 
   @Test("advancing by 1 ms a thousand times lands exactly on one second")

@@ -61,6 +61,40 @@ struct MemoizedSequenceTests {
     #expect(heads.value == 3 && tails.value == 3)  // the last tail closure runs to find the end
   }
 
+  @Test("tail is nil only for an empty sequence: the last element's tail is an empty sequence (RAC's differ by kind)")
+  func tailOfTheLastElement() {
+    #expect(MemoizedSequence<Int>([]).tail == nil)
+    let fromArray = MemoizedSequence([1]).tail
+    #expect(fromArray != nil && fromArray?.isEmpty == true && fromArray?.head == nil && fromArray?.tail == nil)
+    let fromReturn = MemoizedSequence<Int>.return(1).tail
+    #expect(fromReturn != nil && fromReturn?.isEmpty == true)
+  }
+
+  @Test("reading tail does not run the tail closure; reading the tail's head (or isEmpty) does")
+  func tailClosureRunsOneLevelLater() {
+    let tails = Locked(0)
+    let one = MemoizedSequence<Int>(head: { 1 }, tail: {
+      tails.increment()
+      return nil
+    })
+    let tail = one.tail
+    #expect(tail != nil)
+    #expect(tails.value == 0)  // RAC's dynamic sequence would have run the tail block here, and answered nil
+    #expect(tail?.head == nil)
+    #expect(tails.value == 1)
+  }
+
+  @Test("RAC's head/tail walk ports as a loop on head, with tail! (tail is never nil while head is not)")
+  func headTailWalk() {
+    var walked: [Int] = []
+    var sequence = MemoizedSequence<Int>(head: { 1 }, tail: { MemoizedSequence([2, 3]) })
+    while let head = sequence.head {
+      walked.append(head)
+      sequence = sequence.tail!
+    }
+    #expect(walked == [1, 2, 3])
+  }
+
   @Test("a lazy map runs its transform once per element read, and only when read")
   func lazyMap() {
     let runs = Locked(0)

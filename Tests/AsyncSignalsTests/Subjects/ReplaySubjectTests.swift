@@ -131,46 +131,19 @@ struct ReplaySubjectTests {
     #expect(subject.subscriberCount == 0)
   }
 
-  @Test("off any scheduler, the replay runs on the background scheduler, as RAC's subscription scheduler does")
-  nonisolated func replayOnBackground() async {
+  @Test("off any scheduler, the replay runs at once on the subscribing thread (RAC scheduled it; deliberate)")
+  func replayAtOnceOffAnyScheduler() {
     let subject = ReplaySubject<Int, Never>()
     subject.sendNext(1)
     subject.sendCompleted()
-    let sawScheduler = Locked(false)
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      #expect(Schedulers.current == nil)
+    let log = Locked<[String]>([])
+    onPlainThread {
       subject.subscribeNext(
-        { _ in sawScheduler.value = Schedulers.current != nil },
-        completed: { continuation.resume() })
+        { log.append("\($0), current: \(Schedulers.current == nil ? "none" : "some")") },
+        completed: { log.append("completed") })
+      log.append("subscribed")
     }
-    #expect(sawScheduler.value)
-  }
-
-  @Test("disposing a subscription whose replay still waits on the background scheduler cancels it and releases it")
-  nonisolated func disposeBeforeBackgroundReplay() async {
-    let tracker = LifetimeTracker()
-    let subject = ReplaySubject<Int, Never>()
-    subject.sendNext(1)
-    let blocker = DispatchSemaphore(value: 0)
-    QueueScheduler.background.schedule { blocker.wait() }  // holds the replay back
-    let received = Locked(0)
-    do {
-      let tracked = tracker.make()
-      onPlainThread {  // no current scheduler and no task: the replay is scheduled on the background scheduler
-        let subscription = subject.subscribeNext { _ in
-          withExtendedLifetime(tracked) {}
-          received.increment()
-        }
-        subscription.dispose()
-      }
-    }
-    blocker.signal()
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      QueueScheduler.background.schedule { continuation.resume() }  // after the cancelled replay's turn
-    }
-    #expect(received.value == 0)
-    #expect(tracker.liveCount == 0)
-    #expect(subject.subscriberCount == 0)
+    #expect(log.value == ["1, current: none", "completed", "subscribed"])
   }
 
   @Test("as a subscriber it disposes its upstream subscription when it terminates")

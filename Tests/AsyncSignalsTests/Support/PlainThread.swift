@@ -1,9 +1,10 @@
+import Dispatch
 import Foundation
 
-/// Runs `body` on a new thread that is in no task and on no scheduler's queue, and waits until it returns.
-///
-/// Guarantee 5's rules differ there: no scheduler is current and no task is running, so subscribe bodies are
-/// scheduled on the background scheduler. Tests that pin that rule run their subscriptions through this.
+@testable import AsyncSignals
+
+/// Runs `body` on a new `Thread`, which has no current scheduler (not a scheduler's block, not the main queue,
+/// not a task), and waits until it has returned. Guarantee 5's "otherwise" case, tested without a task.
 func onPlainThread(_ body: @escaping @Sendable () -> Void) {
   let done = DispatchSemaphore(value: 0)
   let thread = Thread {
@@ -12,4 +13,37 @@ func onPlainThread(_ body: @escaping @Sendable () -> Void) {
   }
   thread.start()
   done.wait()
+}
+
+/// Keeps the background scheduler (where subscriptions from a plain thread are scheduled) busy until
+/// `release()`, so that a test can tell "attached at once" from "attached later" without racing it.
+final class BackgroundHold: Sendable {
+  private let gate = DispatchSemaphore(value: 0)
+  private let released = Locked(false)
+
+  init() {
+    let entered = DispatchSemaphore(value: 0)
+    let gate = self.gate
+    QueueScheduler.background.queue.async {
+      entered.signal()
+      gate.wait()
+    }
+    entered.wait()
+  }
+
+  /// Lets the background scheduler run again; later calls do nothing.
+  func release() {
+    guard !released.withLock({ released in
+      defer { released = true }
+      return released
+    }) else { return }
+    gate.signal()
+  }
+
+  /// Runs `body` with the background scheduler held, then releases it.
+  static func during<T>(_ body: () throws -> T) rethrows -> T {
+    let hold = BackgroundHold()
+    defer { hold.release() }
+    return try body()
+  }
 }

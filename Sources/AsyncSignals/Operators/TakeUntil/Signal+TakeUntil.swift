@@ -23,7 +23,8 @@ extension Signal {
 
   /// Forwards this signal until `replacement` sends its first event, then forwards only `replacement`.
   ///
-  /// `replacement` is subscribed to first. This signal's values and failure pass through until then; its
+  /// `replacement` is subscribed to first: if it sends anything at once, this signal is never subscribed to (its
+  /// subscribe body does not run). This signal's values and failure pass through until then; its
   /// completion does not end the result, which ends only with `replacement`'s terminal event (or this
   /// signal's failure before the replacement). At `replacement`'s first event, this signal is disposed.
   /// Ending or disposing the result disposes both.

@@ -41,7 +41,10 @@ final class TakeUntilStorage<Value: Sendable, Failure: Error>: Disposable {
 
   @inlinable
   func attachSource(_ source: Signal<Value, Failure>, after trigger: any Disposable) -> any Disposable {
-    guard state.handle({ $0.attachedTrigger(trigger) }) == .proceed else { return self }
+    // A trigger that fired at once, or a replacement that sent at once, means the source is never subscribed
+    // to: its subscribe body does not run (RAC's `-takeUntil:` and `-takeUntilReplacement:`).
+    let (replaced, flow) = state.decide { state in (state.attachedTrigger(trigger), state.sourceEnded) }
+    guard flow == .proceed, !replaced else { return self }
     let subscription = source.attach { event in
       switch event {
       case .next(let value): return self.state.update { $0.receivedValue(value) }
