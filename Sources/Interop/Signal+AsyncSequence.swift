@@ -97,15 +97,18 @@ extension Signal {
   /// - Note: As `AsyncStream`'s buffering policies, but a drop is counted and reported instead of only being
   ///   returned to the sender. ReactiveCocoa 2.5 has no equivalent.
   public func values(
-    bufferingPolicy: SignalBufferingPolicy, onDrop: (@Sendable (Value) -> Void)? = nil
+    bufferingPolicy: SignalBufferingPolicy, onDrop: (@Sendable (Value) -> Void)? = nil,
+    file: StaticString = #fileID, line: UInt = #line
   ) -> SignalSequence<Value, Failure> {
     switch bufferingPolicy {
     case .unbounded:
       break
     case .bufferingNewest(let limit):
-      precondition(limit >= 0, "values(bufferingPolicy:onDrop:): bufferingNewest's limit must not be negative")
+      precondition(limit >= 0, "values(bufferingPolicy:onDrop:): bufferingNewest's limit must not be negative",
+        file: file, line: line)
     case .bufferingOldest(let limit):
-      precondition(limit >= 0, "values(bufferingPolicy:onDrop:): bufferingOldest's limit must not be negative")
+      precondition(limit >= 0, "values(bufferingPolicy:onDrop:): bufferingOldest's limit must not be negative",
+        file: file, line: line)
     }
     return SignalSequence(signal: self, bufferingPolicy: bufferingPolicy, onDrop: onDrop)
   }

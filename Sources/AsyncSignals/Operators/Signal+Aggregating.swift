@@ -55,8 +55,8 @@ extension Signal {
   /// - Returns: A signal of the last `count` values.
   /// - Note: ReactiveCocoa 2.5 `-takeLast:`.
   @inlinable
-  public func takeLast(_ count: Int) -> Signal<Value, Failure> {
-    precondition(count >= 0, "takeLast(_:): count must not be negative")
+  public func takeLast(_ count: Int, file: StaticString = #fileID, line: UInt = #line) -> Signal<Value, Failure> {
+    precondition(count >= 0, "takeLast(_:): count must not be negative", file: file, line: line)
     return AnonymousSignal(nameSource: derivedName("takeLast(\(count))")) { observer in
       let last = ObserverState(Ring<Value>())
       return self.attach { event in

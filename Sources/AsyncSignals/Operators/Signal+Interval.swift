@@ -21,12 +21,14 @@ extension Signal where Value == Date, Failure == Never {
   ///   `[NSDate date]`, the wall clock; here the date is the scheduler's ``Scheduler/now``, so that tests on a
   ///   ``TestScheduler`` see exact virtual times.
   public static func interval(
-    _ interval: Duration, on scheduler: any Scheduler, leeway: Duration = .zero
+    _ interval: Duration, on scheduler: any Scheduler, leeway: Duration = .zero,
+    file: StaticString = #fileID, line: UInt = #line
   ) -> Signal<Date, Never> {
-    precondition(interval > .zero, "interval(_:on:leeway:): interval must be positive")
-    precondition(leeway >= .zero, "interval(_:on:leeway:): leeway must not be negative")
+    precondition(interval > .zero, "interval(_:on:leeway:): interval must be positive", file: file, line: line)
+    precondition(leeway >= .zero, "interval(_:on:leeway:): leeway must not be negative", file: file, line: line)
     precondition(
-      scheduler !== ImmediateScheduler.shared, "interval(_:on:leeway:): scheduler must not be the immediate scheduler")
+      scheduler !== ImmediateScheduler.shared, "interval(_:on:leeway:): scheduler must not be the immediate scheduler",
+      file: file, line: line)
     return AnonymousSignal { observer in
       let sink = Sink(observer)
       let start = scheduler.now.addingTimeInterval(interval.timeInterval)

@@ -79,9 +79,11 @@ extension Signal {
   /// - Note: ReactiveCocoa 2.5 `-flatten:`. RAC subscribes to the next waiting signal from inside the
   ///   completion of the previous one, so its stack grows with each inner signal that completes synchronously.
   @inlinable
-  public func flatten<Inner: Sendable>(maxConcurrent: Int) -> Signal<Inner, Failure>
+  public func flatten<Inner: Sendable>(
+    maxConcurrent: Int, file: StaticString = #fileID, line: UInt = #line
+  ) -> Signal<Inner, Failure>
   where Value == Signal<Inner, Failure> {
-    precondition(maxConcurrent >= 0, "flatten(maxConcurrent:): maxConcurrent must not be negative")
+    precondition(maxConcurrent >= 0, "flatten(maxConcurrent:): maxConcurrent must not be negative", file: file, line: line)
     let outer = self
     let limit = maxConcurrent == 0 ? Int.max : maxConcurrent
     return AnonymousSignal { observer in

@@ -41,8 +41,8 @@ extension Signal {
   /// - Note: ReactiveCocoa 2.5 `-retry:`, except that `0` means no retries; in RAC `retry:0` retries
   ///   forever, which is ``retry()`` here. Resubscription is synchronous, as for ``repeat()``.
   @inlinable
-  public func retry(upTo count: Int) -> Signal<Value, Failure> {
-    precondition(count >= 0, "retry(upTo:): count must not be negative")
+  public func retry(upTo count: Int, file: StaticString = #fileID, line: UInt = #line) -> Signal<Value, Failure> {
+    precondition(count >= 0, "retry(upTo:): count must not be negative", file: file, line: line)
     return AnonymousSignal(nameSource: derivedName("retry(upTo: \(count))")) { observer in
       ResubscriptionLoop.attach(self, policy: .retryAfterFailure(limit: count), observer)
     }

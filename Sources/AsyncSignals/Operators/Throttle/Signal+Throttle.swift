@@ -22,8 +22,10 @@ extension Signal {
   /// - Note: ReactiveCocoa 2.5 `-throttle:`, with the scheduler that RAC always picked itself as an optional
   ///   argument; the interval is a `Duration`.
   @inlinable
-  public func throttle(_ interval: Duration, on scheduler: (any Scheduler)? = nil) -> Signal<Value, Failure> {
-    throttle(interval, on: scheduler, operator: "throttle(_:on:)") { _ in true }
+  public func throttle(
+    _ interval: Duration, on scheduler: (any Scheduler)? = nil, file: StaticString = #fileID, line: UInt = #line
+  ) -> Signal<Value, Failure> {
+    throttle(interval, on: scheduler, operator: "throttle(_:on:)", file: file, line: line) { _ in true }
   }
 
   /// Throttles only the values that pass `predicate`; the others are sent at once and cancel the value
@@ -50,18 +52,20 @@ extension Signal {
   @inlinable
   public func throttle(
     _ interval: Duration, on scheduler: (any Scheduler)? = nil,
-    valuesPassing predicate: @escaping @Sendable (Value) -> Bool
+    valuesPassing predicate: @escaping @Sendable (Value) -> Bool, file: StaticString = #fileID, line: UInt = #line
   ) -> Signal<Value, Failure> {
-    throttle(interval, on: scheduler, operator: "throttle(_:on:valuesPassing:)", predicate)
+    throttle(interval, on: scheduler, operator: "throttle(_:on:valuesPassing:)", file: file, line: line, predicate)
   }
 
   @inlinable
   func throttle(
-    _ interval: Duration, on scheduler: (any Scheduler)?, operator name: String,
+    _ interval: Duration, on scheduler: (any Scheduler)?, operator name: String, file: StaticString, line: UInt,
     _ predicate: @escaping @Sendable (Value) -> Bool
   ) -> Signal<Value, Failure> {
-    precondition(interval >= .zero, "\(name): interval must not be negative")
-    precondition(scheduler !== ImmediateScheduler.shared, "\(name): scheduler must not be the immediate scheduler")
+    precondition(interval >= .zero, "\(name): interval must not be negative", file: file, line: line)
+    precondition(
+      scheduler !== ImmediateScheduler.shared, "\(name): scheduler must not be the immediate scheduler",
+      file: file, line: line)
     return AnonymousSignal { observer in
       ThrottleStorage.attach(
         self, interval: interval, timers: TimerScheduler(scheduler, name: "AsyncSignals.throttle"),
