@@ -18,7 +18,8 @@ echo "== symbol graphs"
 # Emitted while compiling the library targets (SwiftPM's dump-symbol-graph also tries the test modules).
 mkdir -p "$scratch/symbolgraph"
 for target in AsyncSignals $( [ -d Sources/Interop ] && echo AsyncSignalsInterop ); do
-  swift build --scratch-path "$scratch" --target "$target" \
+  # ASYNCSIGNALS_DOCS: Interop imports AsyncSignals without re-exporting it here (see Sources/Interop/Exports.swift).
+  swift build --scratch-path "$scratch" --target "$target" -Xswiftc -DASYNCSIGNALS_DOCS \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$scratch/symbolgraph" \
     -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public -Xswiftc -emit-extension-block-symbols
 done
