@@ -93,6 +93,8 @@ extension Signal {
   ///   - bufferingPolicy: How many values each iterator keeps while its consumer is busy. A limit must not
   ///     be negative; a limit of `0` keeps nothing, delivering only to a consumer already waiting.
   ///   - onDrop: Called with each dropped value; `nil` to only count drops.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: A sequence whose iterators each subscribe at their first `next()`.
   /// - Note: As `AsyncStream`'s buffering policies, but a drop is counted and reported instead of only being
   ///   returned to the sender. ReactiveCocoa 2.5 has no equivalent.

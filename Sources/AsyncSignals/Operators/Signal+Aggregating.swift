@@ -51,7 +51,10 @@ extension Signal {
   /// log.takeLast(10).collect().subscribeNext { print("tail:", $0) }
   /// ```
   ///
-  /// - Parameter count: How many values to keep; must not be negative.
+  /// - Parameters:
+  ///   - count: How many values to keep; must not be negative.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: A signal of the last `count` values.
   /// - Note: ReactiveCocoa 2.5 `-takeLast:`.
   @inlinable

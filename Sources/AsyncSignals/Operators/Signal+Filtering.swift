@@ -36,7 +36,10 @@ extension Signal {
   /// clicks.take(1).subscribeNext { print("first click", $0) }
   /// ```
   ///
-  /// - Parameter count: How many values to pass; must not be negative.
+  /// - Parameters:
+  ///   - count: How many values to pass; must not be negative.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: A signal of at most `count` values.
   /// - Note: ReactiveCocoa 2.5 `-take:` (`take:0` is `+empty`).
   @inlinable
@@ -73,7 +76,10 @@ extension Signal {
   /// lines.skip(1).subscribeNext { print("row", $0) }  // all but the header
   /// ```
   ///
-  /// - Parameter count: How many values to drop; must not be negative.
+  /// - Parameters:
+  ///   - count: How many values to drop; must not be negative.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: A signal of the values after the first `count`.
   /// - Note: ReactiveCocoa 2.5 `-skip:`.
   @inlinable

@@ -16,6 +16,8 @@ extension Signal where Value == Date, Failure == Never {
   ///   - interval: The time between dates; must be positive.
   ///   - scheduler: The scheduler that sends the dates; not the immediate scheduler, which cannot repeat work.
   ///   - leeway: How late a date may be sent, as a hint to the system for saving power; must not be negative.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: A signal of dates that never terminates.
   /// - Note: ReactiveCocoa 2.5 `+interval:onScheduler:` and `+interval:onScheduler:withLeeway:`. RAC sent
   ///   `[NSDate date]`, the wall clock; here the date is the scheduler's ``Scheduler/now``, so that tests on a

@@ -16,7 +16,10 @@ extension Signal {
   /// if case .success(let user?) = currentUser.first(timeout: .seconds(5)) { print(user) }
   /// ```
   ///
-  /// - Parameter timeout: How long to wait; must not be negative.
+  /// - Parameters:
+  ///   - timeout: How long to wait; must not be negative.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: `.success(value)`, `.success(nil)` if the signal completed without a value, `.failure` or
   ///   `.timedOut`.
   /// - Note: ReactiveCocoa 2.5 `-first` and `-firstOrDefault:success:error:`, with a timeout; RAC's `nil`
@@ -48,6 +51,8 @@ extension Signal {
   /// - Parameters:
   ///   - defaultValue: The result when the signal completes without a value.
   ///   - timeout: How long to wait; must not be negative.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: `.success` with the first value or `defaultValue`, `.failure` or `.timedOut`.
   /// - Note: ReactiveCocoa 2.5 `-firstOrDefault:` and `-firstOrDefault:success:error:`, with a timeout.
   ///   RAC answered the default also on failure; the failure is reported here.
@@ -76,7 +81,10 @@ extension Signal {
   /// if case .failure(let error) = migration.waitUntilCompleted(timeout: .seconds(30)) { print(error) }
   /// ```
   ///
-  /// - Parameter timeout: How long to wait; must not be negative.
+  /// - Parameters:
+  ///   - timeout: How long to wait; must not be negative.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: `.success(())` on completion, `.failure` or `.timedOut`.
   /// - Note: ReactiveCocoa 2.5 `-waitUntilCompleted:`, with a timeout and the typed failure instead of
   ///   `BOOL` and `NSError **`.
@@ -103,7 +111,10 @@ extension Signal {
   /// let lines = file.lines.toArray(timeout: .seconds(2)).value ?? []
   /// ```
   ///
-  /// - Parameter timeout: How long to wait; must not be negative.
+  /// - Parameters:
+  ///   - timeout: How long to wait; must not be negative.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: `.success` with every value in order, `.failure` or `.timedOut`.
   /// - Note: ReactiveCocoa 2.5 `-toArray`, with a timeout; RAC returned `nil` on failure, which dropped the
   ///   error, and waited forever.

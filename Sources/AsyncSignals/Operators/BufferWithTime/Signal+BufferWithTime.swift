@@ -14,6 +14,8 @@ extension Signal {
   ///   - interval: How long after its first value a buffer is sent; must not be negative.
   ///   - scheduler: The scheduler that times and sends the buffers; not the immediate scheduler, which
   ///     cannot wait without blocking.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: A signal of the buffered values, in the order they arrived.
   /// - Note: ReactiveCocoa 2.5 `-bufferWithTime:onScheduler:`. RAC sent a `RACTuple`; here it is an array.
   @inlinable

@@ -16,6 +16,8 @@ extension Signal {
   ///     `-delay:`: the scheduler current where each event arrives (the main queue's, inside a scheduler's
   ///     block that scheduler), otherwise a private serial background scheduler made for the subscription.
   ///     Not the immediate scheduler, which cannot wait without blocking.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: A signal with the same events, values and completion `interval` later.
   /// - Note: ReactiveCocoa 2.5 `-delay:`, with the scheduler that RAC always picked itself as an optional
   ///   argument; the interval is a `Duration`.

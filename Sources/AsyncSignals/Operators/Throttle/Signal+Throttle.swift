@@ -18,6 +18,8 @@ extension Signal {
   ///     RAC's `-throttle:`: the scheduler current where each value arrives (the main queue's, inside a
   ///     scheduler's block that scheduler), otherwise a private serial background scheduler made for the
   ///     subscription. Not the immediate scheduler, which cannot wait without blocking.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: A signal of the values that stayed the latest for `interval`.
   /// - Note: ReactiveCocoa 2.5 `-throttle:`, with the scheduler that RAC always picked itself as an optional
   ///   argument; the interval is a `Duration`.
@@ -31,7 +33,7 @@ extension Signal {
   /// Throttles only the values that pass `predicate`; the others are sent at once and cancel the value
   /// waiting, if any.
   ///
-  /// A value that passes behaves as in ``throttle(_:on:)``. A value that does not is sent at once, and the
+  /// A value that passes behaves as in ``throttle(_:on:file:line:)``. A value that does not is sent at once, and the
   /// throttled value waiting before it is dropped: it is not the latest any more. Completion sends the waiting
   /// value, then completes; a failure drops it. Disposing the result disposes the source and cancels the
   /// pending timer.
@@ -43,10 +45,12 @@ extension Signal {
   ///
   /// - Parameters:
   ///   - interval: How long a throttled value must stay the latest before it is sent; must not be negative.
-  ///   - scheduler: The scheduler that times the throttled values, as in ``throttle(_:on:)``: `nil` means
+  ///   - scheduler: The scheduler that times the throttled values, as in ``throttle(_:on:file:line:)``: `nil` means
   ///     RAC's current-or-private-background rule; not the immediate scheduler.
   ///   - predicate: Whether a value is throttled. Called once per value, one value at a time, on the thread
   ///     the value arrives on.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: A signal of the unthrottled values and of the throttled values that stayed the latest.
   /// - Note: ReactiveCocoa 2.5 `-throttle:valuesPassingTest:`, with the scheduler as an optional argument.
   @inlinable

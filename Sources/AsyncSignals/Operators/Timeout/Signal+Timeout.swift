@@ -16,6 +16,8 @@ extension Signal {
   ///   - scheduler: The scheduler that times the subscription and sends the failure; not the immediate
   ///     scheduler, which cannot wait without blocking.
   ///   - error: The failure to send when the time is up; evaluated then, at most once per subscription.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: A signal with the same events, or that fails with `error()` when the time is up.
   /// - Note: ReactiveCocoa 2.5 `-timeout:onScheduler:`, which always failed with `RACSignalErrorTimedOut`.
   ///   With typed failures the caller says which `Failure` means "timed out"; signals that cannot fail, or
@@ -59,6 +61,8 @@ extension Signal where Failure == Never {
   ///   - interval: How long the source has to terminate; must not be negative.
   ///   - scheduler: The scheduler that times the subscription and sends the failure; not the immediate
   ///     scheduler.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: A signal with the same events, or that fails with ``TimeoutError`` when the time is up.
   /// - Note: ReactiveCocoa 2.5 `-timeout:onScheduler:` (`RACSignalErrorTimedOut`). A signal that cannot fail
   ///   gains the one failure it can now have.
@@ -96,6 +100,8 @@ extension Signal where Failure == any Error {
   ///   - interval: How long the source has to terminate; must not be negative.
   ///   - scheduler: The scheduler that times the subscription and sends the failure; not the immediate
   ///     scheduler.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: A signal with the same events, or that fails with ``TimeoutError`` when the time is up.
   /// - Note: ReactiveCocoa 2.5 `-timeout:onScheduler:`, closest to RAC's untyped `NSError` failures.
   @inlinable
