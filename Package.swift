@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 // AsyncSignals depends on the Swift toolchain only: Foundation, Dispatch, Synchronization and the C library.
@@ -8,7 +8,7 @@ let package = Package(
   // typed-failure `AsyncSequence` (`next(isolation:)`, `AsyncSequence<Element, Failure>`) and
   // `SerialExecutor.checkIsolated()` (QueueScheduler as an actor's executor) first shipped in these releases.
   // Lowering it would mean replacing `Atomic` by a lock in every hot path; see README, "Platforms".
-  // Linux has no minimum here: any Linux with a Swift 6.0 toolchain.
+  // Linux has no minimum here: any Linux with a Swift 6.2 toolchain (6.2: `weak let`, SE-0481).
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "AsyncSignals", targets: ["AsyncSignals"]),
