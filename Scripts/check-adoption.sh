@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Adopting the package as a new user would: a fresh clone of this repository's HEAD, a new package that depends on
 # it the way the README's install line does (by path here, in place of the URL, so that no network is needed),
-# and a program that imports only AsyncSignalsInterop and uses both modules' API: a `for await` loop and an actor
-# that reads a signal. The program is built with warnings as errors and run; its output is compared.
+# and a program that imports only AsyncSignalsInterop and uses both modules' API: the README's `for await` example
+# and an actor that reads a signal. The program is built with warnings as errors and run; its output is compared.
 #
 # Usage: Scripts/check-adoption.sh    (from anywhere; commits only: uncommitted changes are not in the clone)
 set -euo pipefail
@@ -33,27 +33,28 @@ let package = Package(
 )
 MANIFEST
 
+# The README's example, as it stands there (the first swift block under "## Example"), and a program around it.
+awk '/^## Example/ { in_section = 1 } in_section && /^```swift/ { block = 1; next } block && /^```/ { exit }
+  block { print }' README.md >"$work/Adopter/Sources/Adopter/ReadmeExample.swift"
+grep -q 'func readTwo' "$work/Adopter/Sources/Adopter/ReadmeExample.swift" || {
+  echo "check-adoption: README.md has no example defining readTwo() under '## Example'" >&2
+  exit 1
+}
+
 cat >"$work/Adopter/Sources/Adopter/Adopter.swift" <<'PROGRAM'
 import AsyncSignalsInterop  // the only import: Signal, Subject and the operators come with it
 
 actor Tally {
   var total = 0
   func add(_ numbers: Signal<Int, Never>) async {
-    for await number in numbers.values { total += number }
+    for await number in numbers.values { total += number }  // actor state, no `await` needed
   }
 }
 
 @main
 struct Adopter {
   static func main() async {
-    let sensor = Signal<Int, Never>.create { subscriber in
-      for reading in 1...5 { subscriber.sendNext(reading) }
-      return ActionDisposable { print("sensor stopped") }
-    }
-    for await reading in sensor.map({ $0 * 10 }).values {
-      print("reading", reading)
-      if reading == 20 { break }  // in a function: leaving the loop disposes the subscription
-    }
+    await readTwo()
 
     let tally = Tally()
     let numbers = Subject<Int, Never>()
