@@ -10,6 +10,10 @@ extension Signal {
   /// early, dropping the iterator or cancelling the task disposes the subscription; a cancelled loop ends
   /// like a completed one. See ``SignalSequence``.
   ///
+  /// Leaving early disposes only where Swift destroys the iterator: in a function, a closure or a `Task`. A
+  /// loop in top-level code (`main.swift`, a script) keeps its iterator, and so its subscription, after a
+  /// `break`; put such a loop in a function or an `@main` type.
+  ///
   /// ```swift
   /// let searches = Subject<String, Never>()
   /// Task {
