@@ -58,6 +58,17 @@ for entry in "${catalogs[@]}"; do
   dependencies+=(--dependency "$PWD/$archive")
 done
 
+echo "== article links"
+# <doc:Name> must name an article or landing page of the catalogs. docc also resolves it to a topic group or a
+# symbol of that name without a word (<doc:Schedulers> once went to the Schedulers group, not the article).
+articles=$(find Docs.docc Interop.docc -name '*.md' -exec basename {} .md \; | sort -u)
+for name in $(grep -rhoE '<doc:[^>#]+' Docs.docc Interop.docc Sources | sed 's/^<doc://' | sort -u); do
+  if ! grep -qxF "$name" <<<"$articles"; then
+    echo "error: <doc:$name> names no article of Docs.docc or Interop.docc (a symbol is linked with \`\`$name\`\`)" >&2
+    exit 1
+  fi
+done
+
 echo "== samples"
 # Every code sample of the catalogs must be mirrored, line for line, by a test under Tests/*/Docs, which runs
 # it (swift test); this keeps the samples the reader sees and the ones the tests run the same.
@@ -75,7 +86,8 @@ if [ "${#archives[@]}" -gt 1 ]; then
 else
   docc process-archive transform-for-static-hosting "${archives[0]}" --output-path "$site"
 fi
-# Links between the two catalogs are plain site paths, which docc cannot check: check that each one has a page.
+# Links between the two catalogs, and to pages docc synthesises (the extended module FoundationEssentials), are plain
+# site paths, which docc cannot check: check that each one has a page.
 for path in $(grep -rhoE '\]\(/documentation/[^)#]*' Docs.docc Interop.docc | sed 's/^](//' | sort -u); do
   page="$site/data$(printf '%s' "$path" | tr '[:upper:]' '[:lower:]').json"
   if [ ! -f "$page" ]; then
