@@ -24,7 +24,9 @@ extension Signal {
   ///   `.timedOut`.
   /// - Note: ReactiveCocoa 2.5 `-first` and `-firstOrDefault:success:error:`, with a timeout; RAC's `nil`
   ///   stood for both "no value" and "failed", which the result tells apart here.
-  public func first(timeout: Duration, file: StaticString = #fileID, line: UInt = #line) -> BlockingResult<Value?, Failure> {
+  public func first(
+    timeout: Duration, file: StaticString = #fileID, line: UInt = #line
+  ) -> BlockingResult<Value?, Failure> {
     precondition(timeout >= .zero, "first(timeout:): timeout must not be negative", file: file, line: line)
     return block(timeout: timeout) { wait in
       Observer { event in
@@ -88,7 +90,9 @@ extension Signal {
   /// - Returns: `.success(())` on completion, `.failure` or `.timedOut`.
   /// - Note: ReactiveCocoa 2.5 `-waitUntilCompleted:`, with a timeout and the typed failure instead of
   ///   `BOOL` and `NSError **`.
-  public func waitUntilCompleted(timeout: Duration, file: StaticString = #fileID, line: UInt = #line) -> BlockingResult<Void, Failure> {
+  public func waitUntilCompleted(
+    timeout: Duration, file: StaticString = #fileID, line: UInt = #line
+  ) -> BlockingResult<Void, Failure> {
     precondition(timeout >= .zero, "waitUntilCompleted(timeout:): timeout must not be negative", file: file, line: line)
     return block(timeout: timeout) { wait in
       Observer { event in
@@ -118,7 +122,9 @@ extension Signal {
   /// - Returns: `.success` with every value in order, `.failure` or `.timedOut`.
   /// - Note: ReactiveCocoa 2.5 `-toArray`, with a timeout; RAC returned `nil` on failure, which dropped the
   ///   error, and waited forever.
-  public func toArray(timeout: Duration, file: StaticString = #fileID, line: UInt = #line) -> BlockingResult<[Value], Failure> {
+  public func toArray(
+    timeout: Duration, file: StaticString = #fileID, line: UInt = #line
+  ) -> BlockingResult<[Value], Failure> {
     precondition(timeout >= .zero, "toArray(timeout:): timeout must not be negative", file: file, line: line)
     return block(timeout: timeout) { wait in
       let values = ObserverState<[Value]>([])

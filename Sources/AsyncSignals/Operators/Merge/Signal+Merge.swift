@@ -86,7 +86,8 @@ extension Signal {
     maxConcurrent: Int, file: StaticString = #fileID, line: UInt = #line
   ) -> Signal<Inner, Failure>
   where Value == Signal<Inner, Failure> {
-    precondition(maxConcurrent >= 0, "flatten(maxConcurrent:): maxConcurrent must not be negative", file: file, line: line)
+    precondition(
+      maxConcurrent >= 0, "flatten(maxConcurrent:): maxConcurrent must not be negative", file: file, line: line)
     let outer = self
     let limit = maxConcurrent == 0 ? Int.max : maxConcurrent
     return AnonymousSignal { observer in
