@@ -2,7 +2,8 @@
 # Builds the documentation site with the toolchain's own docc: symbol graphs for each library module (with
 # extension blocks, so that what Interop adds to Signal gets pages), one `docc convert` per catalog (warnings are
 # errors; every public symbol must be documented), checks that every code sample is mirrored by a test and that the
-# migration table covers RAC 2.5's API, then one merged static site. Output: .build-docs/site (git-ignored).
+# migration table covers RAC 2.5's API, type-checks the doc comments' examples, then one merged static site.
+# Output: .build-docs/site (git-ignored).
 #
 # Usage: Scripts/build-docs.sh            build the site
 #        Scripts/build-docs.sh --preview  build, then serve it on http://localhost:8000 (needs python3)
@@ -68,6 +69,12 @@ for name in $(grep -rhoE '<doc:[^>#]+' Docs.docc Interop.docc Sources | sed 's/^
     exit 1
   fi
 done
+
+echo "== doc-comment examples"
+# The ```swift blocks of the doc comments, type-checked against the modules just built and a prelude of the names
+# they use (Scripts/DocExamples); those not compiling yet are listed in Scripts/DocExamples/Pending.txt, which may
+# only shrink.
+swift Scripts/check-doc-examples.swift "$(swift build --scratch-path "$scratch" --show-bin-path)/Modules"
 
 echo "== samples"
 # Every code sample of the catalogs must be mirrored, line for line, by a test under Tests/*/Docs, which runs
