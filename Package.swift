@@ -1,9 +1,15 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 // AsyncSignals depends on the Swift toolchain only: Foundation, Dispatch, Synchronization and the C library.
 let package = Package(
   name: "AsyncSignals",
+  // What the code needs, not a wish: Synchronization's `Atomic` (every disposable, sink and subject), the
+  // typed-failure `AsyncSequence` (`next(isolation:)`, `AsyncSequence<Element, Failure>`) and
+  // `SerialExecutor.checkIsolated()` (QueueScheduler as an actor's executor) first shipped in these releases.
+  // Lowering it would mean replacing `Atomic` by a lock in every hot path; see README, "Platforms".
+  // Linux has no minimum here: any Linux with a Swift 6.2 toolchain (6.2: `weak let`, SE-0481).
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "AsyncSignals", targets: ["AsyncSignals"]),
     // Structured concurrency over signals: `for await`, async functions, awaiting results, cancellation.

@@ -11,6 +11,7 @@ import PackageDescription
 //   swift run -c release --package-path Benchmarks Benchmarks --smoke    # tiny sizes, for CI
 let package = Package(
   name: "AsyncSignalsBenchmarks",
+  platforms: [.macOS(.v15)],  // at least the root package's (see ../Package.swift)
   dependencies: [
     .package(name: "AsyncSignals", path: ".."),
     .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),

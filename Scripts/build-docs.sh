@@ -2,7 +2,8 @@
 # Builds the documentation site with the toolchain's own docc: symbol graphs for each library module (with
 # extension blocks, so that what Interop adds to Signal gets pages), one `docc convert` per catalog (warnings are
 # errors; every public symbol must be documented), checks that every code sample is mirrored by a test and that the
-# migration table covers RAC 2.5's API, then one merged static site. Output: .build-docs/site (git-ignored).
+# migration table covers RAC 2.5's API, type-checks the doc comments' examples, then one merged static site.
+# Output: .build-docs/site (git-ignored).
 #
 # Usage: Scripts/build-docs.sh            build the site
 #        Scripts/build-docs.sh --preview  build, then serve it on http://localhost:8000 (needs python3)
@@ -18,7 +19,8 @@ echo "== symbol graphs"
 # Emitted while compiling the library targets (SwiftPM's dump-symbol-graph also tries the test modules).
 mkdir -p "$scratch/symbolgraph"
 for target in AsyncSignals $( [ -d Sources/Interop ] && echo AsyncSignalsInterop ); do
-  swift build --scratch-path "$scratch" --target "$target" \
+  # ASYNCSIGNALS_DOCS: Interop imports AsyncSignals without re-exporting it here (see Sources/Interop/Exports.swift).
+  swift build --scratch-path "$scratch" --target "$target" -Xswiftc -DASYNCSIGNALS_DOCS \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$scratch/symbolgraph" \
     -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public -Xswiftc -emit-extension-block-symbols
 done
@@ -57,6 +59,23 @@ for entry in "${catalogs[@]}"; do
   dependencies+=(--dependency "$PWD/$archive")
 done
 
+echo "== article links"
+# <doc:Name> must name an article or landing page of the catalogs. docc also resolves it to a topic group or a
+# symbol of that name without a word (<doc:Schedulers> once went to the Schedulers group, not the article).
+articles=$(find Docs.docc Interop.docc -name '*.md' -exec basename {} .md \; | sort -u)
+for name in $(grep -rhoE '<doc:[^>#]+' Docs.docc Interop.docc Sources | sed 's/^<doc://' | sort -u); do
+  if ! grep -qxF "$name" <<<"$articles"; then
+    echo "error: <doc:$name> names no article of Docs.docc or Interop.docc (a symbol is linked with \`\`$name\`\`)" >&2
+    exit 1
+  fi
+done
+
+echo "== doc-comment examples"
+# The ```swift blocks of the doc comments, type-checked against the modules just built and a prelude of the names
+# they use (Scripts/DocExamples); those not compiling yet are listed in Scripts/DocExamples/Pending.txt, which may
+# only shrink.
+swift Scripts/check-doc-examples.swift "$(swift build --scratch-path "$scratch" --show-bin-path)/Modules"
+
 echo "== samples"
 # Every code sample of the catalogs must be mirrored, line for line, by a test under Tests/*/Docs, which runs
 # it (swift test); this keeps the samples the reader sees and the ones the tests run the same.
@@ -74,7 +93,8 @@ if [ "${#archives[@]}" -gt 1 ]; then
 else
   docc process-archive transform-for-static-hosting "${archives[0]}" --output-path "$site"
 fi
-# Links between the two catalogs are plain site paths, which docc cannot check: check that each one has a page.
+# Links between the two catalogs, and to pages docc synthesises (the extended module FoundationEssentials), are plain
+# site paths, which docc cannot check: check that each one has a page.
 for path in $(grep -rhoE '\]\(/documentation/[^)#]*' Docs.docc Interop.docc | sed 's/^](//' | sort -u); do
   page="$site/data$(printf '%s' "$path" | tr '[:upper:]' '[:lower:]').json"
   if [ ! -f "$page" ]; then

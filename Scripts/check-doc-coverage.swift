@@ -15,7 +15,9 @@
 //   `org.swift.docc.kind.extended…` and which have no declaration of ours to carry an abstract; likewise the
 //   `swift.extension` blocks of the symbol graph.
 // Everything else fails the check if it is declared in this module, is public, and has no doc comment in the
-// symbol graph or no abstract in docc's coverage report.
+// symbol graph or no abstract in docc's coverage report. On success the check prints how many of docc's pages
+// without an abstract fall in each of these groups, which is why docc's percentages are below 100 while this
+// check passes.
 import Foundation
 
 func fail(_ message: String, status: Int32 = 2) -> Never {
@@ -77,23 +79,51 @@ func normalised(_ reference: String) -> String {
   }.joined(separator: "/")
 }
 
+// docc's own table ("Members 86%", "Globals 25%") counts every page without an abstract, whoever declared it. Each
+// one is accounted for here, by reason, so that the two reports can be read side by side.
 var containerCount = 0
+var withoutExample = 0  // pages of our declarations that have an abstract but no code listing
+var inheritedCount = 0
+var groupCount = 0
+var articleCount = 0
 let coverage = load(arguments[2]) as? [[String: Any]] ?? []
 for page in coverage {
   let kind = page["kind"] as? [String: Any] ?? [:]
-  guard kind["isSymbol"] as? Bool == true, page["hasAbstract"] as? Bool == false else { continue }
+  guard page["hasAbstract"] as? Bool == false else {
+    let id = kind["id"] as? String ?? ""
+    if kind["isSymbol"] as? Bool == true, page["hasCodeListing"] as? Bool == false,
+      !id.hasPrefix("org.swift.docc.kind.extended")
+    {
+      withoutExample += 1
+    }
+    continue
+  }
+  guard kind["isSymbol"] as? Bool == true else {
+    // Not symbols: docc never records an abstract for articles, nor for the "…-Implementations" groups it makes.
+    if kind["id"] as? String == "org.swift.docc.kind.article" { articleCount += 1 } else { groupCount += 1 }
+    continue
+  }
   if (kind["id"] as? String ?? "").hasPrefix("org.swift.docc.kind.extended") {
     containerCount += 1  // a page docc synthesises for an extended module or type
     continue
   }
   let path = normalised(page["referencePath"] as? String ?? "")
-  if inheritedPaths.contains(path) { continue }
+  if inheritedPaths.contains(path) {
+    inheritedCount += 1
+    continue
+  }
   missing.append("\(path) (no abstract)")
 }
 
 if missing.isEmpty {
-  let containers = containerCount == 0 ? "" : " (\(containerCount) synthesised extension container pages skipped)"
-  print("check-doc-coverage: all \(declaredCount) public symbols are documented\(containers)")
+  print("check-doc-coverage: all \(declaredCount) public symbols are documented")
+  let total = inheritedCount + groupCount + articleCount + containerCount
+  print(
+    "check-doc-coverage: docc's table above counts \(total) pages without an abstract, none of them a declaration"
+      + " of this module: \(inheritedCount) default implementations inherited from other modules' protocols"
+      + " (Sequence, Equatable, Error, …), \(containerCount) container pages for extended modules and types,"
+      + " \(groupCount) collection groups and \(articleCount) articles (docc records no abstract for either)")
+  print("check-doc-coverage: \(withoutExample) documented symbols have no example (no code listing) yet")
 } else {
   FileHandle.standardError.write(
     Data("check-doc-coverage: \(Set(missing).count) problems: public symbols without documentation:\n".utf8))

@@ -129,11 +129,12 @@ extension Signal {
   ///
   /// ```swift
   /// actor Feed {
-  ///   var seen: Set<Item.ID> = []
-  ///   func fresh() -> Signal<Item, APIError> {
+  ///   var pagesSent = 0
+  ///   func firstPages() -> Signal<Page, APIError> {
   ///     Signal.async(isolatedTo: self) { feed, subscriber throws(APIError) in
-  ///       for item in try await api.items() where feed.seen.insert(item.id).inserted {
-  ///         subscriber.sendNext(item)
+  ///       for number in 1...3 {
+  ///         subscriber.sendNext(try await api.page(number))
+  ///         feed.pagesSent += 1  // the actor's state, no await
   ///       }
   ///     }
   ///   }

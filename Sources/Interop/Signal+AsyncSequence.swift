@@ -10,6 +10,10 @@ extension Signal {
   /// early, dropping the iterator or cancelling the task disposes the subscription; a cancelled loop ends
   /// like a completed one. See ``SignalSequence``.
   ///
+  /// Leaving early disposes only where Swift destroys the iterator: in a function, a closure or a `Task`. A
+  /// loop in top-level code (`main.swift`, a script) keeps its iterator, and so its subscription, after a
+  /// `break`; put such a loop in a function or an `@main` type.
+  ///
   /// ```swift
   /// let searches = Subject<String, Never>()
   /// Task {
@@ -93,21 +97,26 @@ extension Signal {
   ///   - bufferingPolicy: How many values each iterator keeps while its consumer is busy. A limit must not
   ///     be negative; a limit of `0` keeps nothing, delivering only to a consumer already waiting.
   ///   - onDrop: Called with each dropped value; `nil` to only count drops.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: A sequence whose iterators each subscribe at their first `next()`.
   /// - Note: As `AsyncStream`'s buffering policies, but a drop is counted and reported instead of only being
   ///   returned to the sender. ReactiveCocoa 2.5 has no equivalent.
   public func values(
-    bufferingPolicy: SignalBufferingPolicy, onDrop: (@Sendable (Value) -> Void)? = nil
+    bufferingPolicy: SignalBufferingPolicy, onDrop: (@Sendable (Value) -> Void)? = nil,
+    file: StaticString = #fileID, line: UInt = #line
   ) -> SignalSequence<Value, Failure> {
     switch bufferingPolicy {
     case .unbounded:
       break
     case .bufferingNewest(let limit):
-      precondition(limit >= 0, "values(bufferingPolicy:onDrop:): bufferingNewest's limit must not be negative")
+      precondition(limit >= 0, "values(bufferingPolicy:onDrop:): bufferingNewest's limit must not be negative",
+        file: file, line: line)
     case .bufferingOldest(let limit):
-      precondition(limit >= 0, "values(bufferingPolicy:onDrop:): bufferingOldest's limit must not be negative")
+      precondition(limit >= 0, "values(bufferingPolicy:onDrop:): bufferingOldest's limit must not be negative",
+        file: file, line: line)
     case .bounded(let limit):
-      precondition(limit > 0, "values(bufferingPolicy:onDrop:): bounded's limit must be positive")
+      precondition(limit > 0, "values(bufferingPolicy:onDrop:): bounded's limit must be positive", file: file, line: line)
     }
     return SignalSequence(signal: self, bufferingPolicy: bufferingPolicy, onDrop: onDrop)
   }

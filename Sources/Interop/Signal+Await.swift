@@ -94,7 +94,7 @@ extension Signal {
   /// completes.
   ///
   /// `body` may suspend; values sent meanwhile wait in an unbounded buffer (for another policy, loop over
-  /// ``values(bufferingPolicy:onDrop:)`` instead). Throws the signal's failure, after the values sent before
+  /// ``values(bufferingPolicy:onDrop:file:line:)`` instead). Throws the signal's failure, after the values sent before
   /// it. If the awaiting task is cancelled, the subscription is disposed and `forEach` returns after the
   /// call of `body` in progress. To stop early on a condition, use a `for await` loop over ``values`` and
   /// `break`.

@@ -225,6 +225,42 @@ struct SignalSequenceTests {
     #expect(probe.disposals.value == 1)
   }
 
+  /// The documented rule (Getting Started, Structured Concurrency, `values`): leaving a loop that sits in a
+  /// function disposes the subscription by the time the function returns, however the loop is left. (In
+  /// top-level code Swift never destroys the iterator, so there it does not; that cannot be a test, which is
+  /// always a function, and the docs say so.)
+  @Test("leaving a loop inside a function, by break, return or a thrown error, disposes before it returns")
+  func leavingInsideAFunction() async throws {
+    struct Stop: Error {}
+    let probe = ProbedSignal<Int, Never> { subscriber in
+      for value in 1...5 { subscriber.sendNext(value) }
+      return nil  // never completes: only leaving the loop can end the subscription
+    }
+    func breaks() async -> Int {
+      var last = 0
+      for await value in probe.signal.values {
+        last = value
+        if value == 2 { break }
+      }
+      return last
+    }
+    func returns() async -> Int {
+      for await value in probe.signal.values where value == 3 { return value }
+      return 0
+    }
+    func throwsOut() async throws -> Int {
+      for await value in probe.signal.values where value == 4 { throw Stop() }
+      return 0
+    }
+    #expect(await breaks() == 2)
+    #expect(probe.disposals.value == 1)
+    #expect(await returns() == 3)
+    #expect(probe.disposals.value == 2)
+    await #expect(throws: Stop.self) { try await throwsOut() }
+    #expect(probe.disposals.value == 3)
+    #expect(probe.subscriptions.value == 3)
+  }
+
   @Test("dropping the iterator disposes the subscription")
   func droppingTheIterator() async {
     let subject = Subject<Int, Never>()

@@ -35,8 +35,8 @@ public final class ActorScheduler<A: Actor>: Scheduler {
   /// The actor in whose isolation the blocks run.
   ///
   /// ```swift
-  /// let scheduler = ActorScheduler(store)
-  /// assert(scheduler.actor === store)
+  /// let scheduler = ActorScheduler(library)
+  /// assert(scheduler.actor === library)
   /// ```
   public let actor: A
   private let blocks: IsolatedDelivery<A, Block, Never>
@@ -44,8 +44,8 @@ public final class ActorScheduler<A: Actor>: Scheduler {
   /// Makes a scheduler that runs blocks isolated to `actor`, holding it strongly.
   ///
   /// ```swift
-  /// let scheduler = ActorScheduler(store)
-  /// results.deliver(on: scheduler).subscribeNext { print("in the store's isolation:", $0) }
+  /// let scheduler = ActorScheduler(library)
+  /// results.deliver(on: scheduler).subscribeNext { print("in the library's isolation:", $0) }
   /// ```
   ///
   /// - Parameter actor: The actor whose isolation the blocks run in.

@@ -73,8 +73,8 @@ extension Signal {
   /// Delivery, order and lifetime as in ``subscribeNext(isolatedTo:_:error:completed:isolation:)``.
   ///
   /// ```swift
-  /// results.subscribeNext(isolatedTo: store, { store, page in store.pages.append(page) },
-  ///                       error: { store, error in store.lastError = error })
+  /// search.subscribeNext(isolatedTo: library, { library, page in library.pages.append(page) },
+  ///                      error: { library, error in library.lastError = error })
   /// ```
   ///
   /// - Parameters:
@@ -132,8 +132,8 @@ extension Signal where Failure == Never {
   /// ``subscribeNext(isolatedTo:_:error:completed:isolation:)``.
   ///
   /// ```swift
-  /// download.progress.subscribeNext(isolatedTo: model, { model, p in model.progress = p },
-  ///                                 completed: { model in model.isDone = true })
+  /// uploads.subscribeNext(isolatedTo: library, { library, count in library.uploaded = count },
+  ///                       completed: { library in library.isDone = true })
   /// ```
   ///
   /// - Parameters:

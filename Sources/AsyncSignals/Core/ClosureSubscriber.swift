@@ -67,7 +67,8 @@ public final class ClosureSubscriber<Value: Sendable, Failure: Error>: Subscribe
   /// it has ended.
   ///
   /// ```swift
-  /// logger.sendError(failure)
+  /// let log = ClosureSubscriber<String, APIError>(next: { print($0) }, error: { print("failed:", $0) }, completed: {})
+  /// log.sendError(APIError())  // prints "failed: …", then ignores everything
   /// ```
   ///
   /// - Parameter error: The failure.
@@ -94,7 +95,7 @@ public final class ClosureSubscriber<Value: Sendable, Failure: Error>: Subscribe
   /// ``Signal/subscribe(_:)`` calls it; you rarely need to.
   ///
   /// ```swift
-  /// ticks.subscribe(logger)  // calls logger.didSubscribe(with:) with the subscription's disposable
+  /// requests.subscribe(logger)  // calls logger.didSubscribe(with:) with the subscription's disposable
   /// ```
   ///
   /// - Parameter disposable: The subscription's disposable.

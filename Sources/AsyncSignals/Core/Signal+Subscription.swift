@@ -130,6 +130,77 @@ extension Signal {
   }
 }
 
+// What a signal that can fail answers to the subscriptions that would drop its failure. Without these, the
+// compiler's only answer is "requires the types 'APIError' and 'Never' be equivalent"; with them, it says what
+// to write. The ones in the `Failure == Never` extension below are more specialised, so they win whenever they
+// apply: these are chosen only when the signal can fail, and then the call does not compile, with this message.
+extension Signal {
+  /// Not available on a signal that can fail: it would drop the failure.
+  ///
+  /// Write ``subscribeNext(_:error:)`` (or ``subscribeNext(_:error:completed:)``) to handle the failure, or
+  /// replace the failure first with ``catch(_:)`` or ``catch(to:)``, whose result can have `Never` as its
+  /// failure type. (``promoteError(to:)`` goes the other way: it lets a signal that cannot fail meet one that
+  /// can.) The subscription never starts: the call does not compile.
+  ///
+  /// ```swift
+  /// search.subscribeNext({ show($0) }, error: { showError($0) })
+  /// search.catch(to: .return([])).subscribeNext { show($0) }  // a failure becomes an empty result
+  /// ```
+  ///
+  /// - Note: ReactiveCocoa 2.5 `-subscribeNext:` ignored errors; Swift's typed failures rule that out.
+  @available(
+    *, unavailable,
+    message:
+      "this signal can fail, and subscribeNext(_:) would drop the failure: add an 'error:' handler (subscribeNext(_:error:)), or replace the failure first with 'catch { _ in .empty }' or 'catch(to:)' (promoteError(to:) goes the other way, from Never to a failure)"
+  )
+  @discardableResult
+  public func subscribeNext(_ next: @escaping @Sendable (Value) -> Void) -> any Disposable {
+    subscribeNext(next, error: { _ in }, completed: {})
+  }
+
+  /// Not available on a signal that can fail: it would drop the failure.
+  ///
+  /// Write ``subscribeNext(_:error:completed:)`` to handle the failure, or replace it first with
+  /// ``catch(_:)`` or ``catch(to:)``. The subscription never starts: the call does not compile.
+  ///
+  /// ```swift
+  /// countdown.subscribeNext({ print($0) }, error: { print("failed", $0) }, completed: { print("liftoff") })
+  /// ```
+  ///
+  /// - Note: ReactiveCocoa 2.5 `-subscribeNext:completed:` ignored errors; Swift's typed failures rule that out.
+  @available(
+    *, unavailable,
+    message:
+      "this signal can fail, and subscribeNext(_:completed:) would drop the failure: add an 'error:' handler (subscribeNext(_:error:completed:)), or replace the failure first with 'catch { _ in .empty }' or 'catch(to:)'"
+  )
+  @discardableResult
+  public func subscribeNext(
+    _ next: @escaping @Sendable (Value) -> Void, completed: @escaping @Sendable () -> Void
+  ) -> any Disposable {
+    subscribeNext(next, error: { _ in }, completed: completed)
+  }
+
+  /// Not available on a signal that can fail: it would drop the failure.
+  ///
+  /// Write ``subscribeError(_:completed:)`` to handle the failure too, or replace it first with
+  /// ``catch(_:)`` or ``catch(to:)``. The subscription never starts: the call does not compile.
+  ///
+  /// ```swift
+  /// migration.subscribeError({ print("failed", $0) }, completed: { print("migrated") })
+  /// ```
+  ///
+  /// - Note: ReactiveCocoa 2.5 `-subscribeCompleted:` ignored errors; Swift's typed failures rule that out.
+  @available(
+    *, unavailable,
+    message:
+      "this signal can fail, and subscribeCompleted(_:) would drop the failure: use subscribeError(_:completed:), or replace the failure first with 'catch { _ in .empty }' or 'catch(to:)'"
+  )
+  @discardableResult
+  public func subscribeCompleted(_ completed: @escaping @Sendable () -> Void) -> any Disposable {
+    subscribeNext({ _ in }, error: { _ in }, completed: completed)
+  }
+}
+
 // Subscriptions that do not observe the failure exist only for signals that cannot fail: a failure must never be
 // dropped silently (guarantee 9). For a failing signal, handle the error, or turn it into a value first.
 extension Signal where Failure == Never {

@@ -51,12 +51,15 @@ extension Signal {
   /// log.takeLast(10).collect().subscribeNext { print("tail:", $0) }
   /// ```
   ///
-  /// - Parameter count: How many values to keep; must not be negative.
+  /// - Parameters:
+  ///   - count: How many values to keep; must not be negative.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: A signal of the last `count` values.
   /// - Note: ReactiveCocoa 2.5 `-takeLast:`.
   @inlinable
-  public func takeLast(_ count: Int) -> Signal<Value, Failure> {
-    precondition(count >= 0, "takeLast(_:): count must not be negative")
+  public func takeLast(_ count: Int, file: StaticString = #fileID, line: UInt = #line) -> Signal<Value, Failure> {
+    precondition(count >= 0, "takeLast(_:): count must not be negative", file: file, line: line)
     return AnonymousSignal(nameSource: derivedName("takeLast(\(count))")) { observer in
       let last = ObserverState(Ring<Value>())
       return self.attach { event in

@@ -36,12 +36,15 @@ extension Signal {
   /// clicks.take(1).subscribeNext { print("first click", $0) }
   /// ```
   ///
-  /// - Parameter count: How many values to pass; must not be negative.
+  /// - Parameters:
+  ///   - count: How many values to pass; must not be negative.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: A signal of at most `count` values.
   /// - Note: ReactiveCocoa 2.5 `-take:` (`take:0` is `+empty`).
   @inlinable
-  public func take(_ count: Int) -> Signal<Value, Failure> {
-    precondition(count >= 0, "take(_:): count must not be negative")
+  public func take(_ count: Int, file: StaticString = #fileID, line: UInt = #line) -> Signal<Value, Failure> {
+    precondition(count >= 0, "take(_:): count must not be negative", file: file, line: line)
     guard count > 0 else {
       return AnonymousSignal(nameSource: derivedName("take(0)")) { observer in Signal.empty.attach(observer) }
     }
@@ -73,12 +76,15 @@ extension Signal {
   /// lines.skip(1).subscribeNext { print("row", $0) }  // all but the header
   /// ```
   ///
-  /// - Parameter count: How many values to drop; must not be negative.
+  /// - Parameters:
+  ///   - count: How many values to drop; must not be negative.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: A signal of the values after the first `count`.
   /// - Note: ReactiveCocoa 2.5 `-skip:`.
   @inlinable
-  public func skip(_ count: Int) -> Signal<Value, Failure> {
-    precondition(count >= 0, "skip(_:): count must not be negative")
+  public func skip(_ count: Int, file: StaticString = #fileID, line: UInt = #line) -> Signal<Value, Failure> {
+    precondition(count >= 0, "skip(_:): count must not be negative", file: file, line: line)
     guard count > 0 else { return self }
     return AnonymousSignal(nameSource: derivedName("skip(\(count))")) { observer in
       let remaining = ObserverState(count)

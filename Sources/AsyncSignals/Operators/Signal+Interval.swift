@@ -16,17 +16,21 @@ extension Signal where Value == Date, Failure == Never {
   ///   - interval: The time between dates; must be positive.
   ///   - scheduler: The scheduler that sends the dates; not the immediate scheduler, which cannot repeat work.
   ///   - leeway: How late a date may be sent, as a hint to the system for saving power; must not be negative.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: A signal of dates that never terminates.
   /// - Note: ReactiveCocoa 2.5 `+interval:onScheduler:` and `+interval:onScheduler:withLeeway:`. RAC sent
   ///   `[NSDate date]`, the wall clock; here the date is the scheduler's ``Scheduler/now``, so that tests on a
   ///   ``TestScheduler`` see exact virtual times.
   public static func interval(
-    _ interval: Duration, on scheduler: any Scheduler, leeway: Duration = .zero
+    _ interval: Duration, on scheduler: any Scheduler, leeway: Duration = .zero,
+    file: StaticString = #fileID, line: UInt = #line
   ) -> Signal<Date, Never> {
-    precondition(interval > .zero, "interval(_:on:leeway:): interval must be positive")
-    precondition(leeway >= .zero, "interval(_:on:leeway:): leeway must not be negative")
+    precondition(interval > .zero, "interval(_:on:leeway:): interval must be positive", file: file, line: line)
+    precondition(leeway >= .zero, "interval(_:on:leeway:): leeway must not be negative", file: file, line: line)
     precondition(
-      scheduler !== ImmediateScheduler.shared, "interval(_:on:leeway:): scheduler must not be the immediate scheduler")
+      scheduler !== ImmediateScheduler.shared, "interval(_:on:leeway:): scheduler must not be the immediate scheduler",
+      file: file, line: line)
     return AnonymousSignal { observer in
       let sink = Sink(observer)
       let start = scheduler.now.addingTimeInterval(interval.timeInterval)

@@ -174,7 +174,7 @@ public final class QueueScheduler: Scheduler, SerialExecutor {
   /// lookup rather than a trap-or-return check.
   ///
   /// ```swift
-  /// scheduler.queue.async { print(scheduler.isIsolatingCurrentContext() == true) }  // true
+  /// worker.queue.async { print(worker.isIsolatingCurrentContext() == true) }  // true
   /// ```
   ///
   /// - Returns: `true` on this scheduler's queue, `false` anywhere else; never `nil` (unknown).

@@ -50,11 +50,14 @@ public class ReplaySubject<Value: Sendable, Failure: Error>: Subject<Value, Fail
   /// let latest = ReplaySubject<Int, Never>(capacity: 1)
   /// ```
   ///
-  /// - Parameter capacity: How many values to keep; ``unlimitedCapacity`` (the default) keeps all of them, and
-  ///   0 keeps none (only the terminal event is replayed). Must not be negative.
+  /// - Parameters:
+  ///   - capacity: How many values to keep; ``unlimitedCapacity`` (the default) keeps all of them, and
+  ///     0 keeps none (only the terminal event is replayed). Must not be negative.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Note: ReactiveCocoa 2.5 `+replaySubjectWithCapacity:`.
-  public init(capacity: Int = ReplaySubject.unlimitedCapacity) {
-    precondition(capacity >= 0, "ReplaySubject(capacity:): capacity must not be negative")
+  public init(capacity: Int = ReplaySubject.unlimitedCapacity, file: StaticString = #fileID, line: UInt = #line) {
+    precondition(capacity >= 0, "ReplaySubject(capacity:): capacity must not be negative", file: file, line: line)
     super.init(storage: SubjectStorage(capacity: capacity))
   }
 

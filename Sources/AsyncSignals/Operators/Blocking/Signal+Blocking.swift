@@ -16,13 +16,18 @@ extension Signal {
   /// if case .success(let user?) = currentUser.first(timeout: .seconds(5)) { print(user) }
   /// ```
   ///
-  /// - Parameter timeout: How long to wait; must not be negative.
+  /// - Parameters:
+  ///   - timeout: How long to wait; must not be negative.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: `.success(value)`, `.success(nil)` if the signal completed without a value, `.failure` or
   ///   `.timedOut`.
   /// - Note: ReactiveCocoa 2.5 `-first` and `-firstOrDefault:success:error:`, with a timeout; RAC's `nil`
   ///   stood for both "no value" and "failed", which the result tells apart here.
-  public func first(timeout: Duration) -> BlockingResult<Value?, Failure> {
-    precondition(timeout >= .zero, "first(timeout:): timeout must not be negative")
+  public func first(
+    timeout: Duration, file: StaticString = #fileID, line: UInt = #line
+  ) -> BlockingResult<Value?, Failure> {
+    precondition(timeout >= .zero, "first(timeout:): timeout must not be negative", file: file, line: line)
     return block(timeout: timeout) { wait in
       Observer { event in
         switch event {
@@ -48,11 +53,15 @@ extension Signal {
   /// - Parameters:
   ///   - defaultValue: The result when the signal completes without a value.
   ///   - timeout: How long to wait; must not be negative.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: `.success` with the first value or `defaultValue`, `.failure` or `.timedOut`.
   /// - Note: ReactiveCocoa 2.5 `-firstOrDefault:` and `-firstOrDefault:success:error:`, with a timeout.
   ///   RAC answered the default also on failure; the failure is reported here.
-  public func first(default defaultValue: Value, timeout: Duration) -> BlockingResult<Value, Failure> {
-    precondition(timeout >= .zero, "first(default:timeout:): timeout must not be negative")
+  public func first(
+    default defaultValue: Value, timeout: Duration, file: StaticString = #fileID, line: UInt = #line
+  ) -> BlockingResult<Value, Failure> {
+    precondition(timeout >= .zero, "first(default:timeout:): timeout must not be negative", file: file, line: line)
     return block(timeout: timeout) { wait in
       Observer { event in
         switch event {
@@ -74,12 +83,17 @@ extension Signal {
   /// if case .failure(let error) = migration.waitUntilCompleted(timeout: .seconds(30)) { print(error) }
   /// ```
   ///
-  /// - Parameter timeout: How long to wait; must not be negative.
+  /// - Parameters:
+  ///   - timeout: How long to wait; must not be negative.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: `.success(())` on completion, `.failure` or `.timedOut`.
   /// - Note: ReactiveCocoa 2.5 `-waitUntilCompleted:`, with a timeout and the typed failure instead of
   ///   `BOOL` and `NSError **`.
-  public func waitUntilCompleted(timeout: Duration) -> BlockingResult<Void, Failure> {
-    precondition(timeout >= .zero, "waitUntilCompleted(timeout:): timeout must not be negative")
+  public func waitUntilCompleted(
+    timeout: Duration, file: StaticString = #fileID, line: UInt = #line
+  ) -> BlockingResult<Void, Failure> {
+    precondition(timeout >= .zero, "waitUntilCompleted(timeout:): timeout must not be negative", file: file, line: line)
     return block(timeout: timeout) { wait in
       Observer { event in
         switch event {
@@ -101,12 +115,17 @@ extension Signal {
   /// let lines = file.lines.toArray(timeout: .seconds(2)).value ?? []
   /// ```
   ///
-  /// - Parameter timeout: How long to wait; must not be negative.
+  /// - Parameters:
+  ///   - timeout: How long to wait; must not be negative.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: `.success` with every value in order, `.failure` or `.timedOut`.
   /// - Note: ReactiveCocoa 2.5 `-toArray`, with a timeout; RAC returned `nil` on failure, which dropped the
   ///   error, and waited forever.
-  public func toArray(timeout: Duration) -> BlockingResult<[Value], Failure> {
-    precondition(timeout >= .zero, "toArray(timeout:): timeout must not be negative")
+  public func toArray(
+    timeout: Duration, file: StaticString = #fileID, line: UInt = #line
+  ) -> BlockingResult<[Value], Failure> {
+    precondition(timeout >= .zero, "toArray(timeout:): timeout must not be negative", file: file, line: line)
     return block(timeout: timeout) { wait in
       let values = ObserverState<[Value]>([])
       return Observer { event in

@@ -14,13 +14,18 @@ extension Signal {
   ///   - interval: How long after its first value a buffer is sent; must not be negative.
   ///   - scheduler: The scheduler that times and sends the buffers; not the immediate scheduler, which
   ///     cannot wait without blocking.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: A signal of the buffered values, in the order they arrived.
   /// - Note: ReactiveCocoa 2.5 `-bufferWithTime:onScheduler:`. RAC sent a `RACTuple`; here it is an array.
   @inlinable
-  public func buffer(time interval: Duration, on scheduler: any Scheduler) -> Signal<[Value], Failure> {
-    precondition(interval >= .zero, "buffer(time:on:): interval must not be negative")
+  public func buffer(
+    time interval: Duration, on scheduler: any Scheduler, file: StaticString = #fileID, line: UInt = #line
+  ) -> Signal<[Value], Failure> {
+    precondition(interval >= .zero, "buffer(time:on:): interval must not be negative", file: file, line: line)
     precondition(
-      scheduler !== ImmediateScheduler.shared, "buffer(time:on:): scheduler must not be the immediate scheduler")
+      scheduler !== ImmediateScheduler.shared, "buffer(time:on:): scheduler must not be the immediate scheduler",
+      file: file, line: line)
     return AnonymousSignal { observer in
       BufferStorage.attach(self, interval: interval, scheduler: scheduler, observer: observer)
     }

@@ -49,7 +49,7 @@ extension Signal {
   ///
   /// - Returns: The merged signal.
   /// - Note: ReactiveCocoa 2.5 `-flatten` (RACStream), an unbounded merge for signals. RAC builds it on
-  ///   `-flattenMap:`; this is ``flatten(maxConcurrent:)`` with no limit. RAC skips `nil` inner signals;
+  ///   `-flattenMap:`; this is ``flatten(maxConcurrent:file:line:)`` with no limit. RAC skips `nil` inner signals;
   ///   Swift has none.
   @inlinable
   public func flatten<Inner: Sendable>() -> Signal<Inner, Failure> where Value == Signal<Inner, Failure> {
@@ -73,15 +73,21 @@ extension Signal {
   /// let downloads = urls.map { url in download(url) }.flatten(maxConcurrent: 4)
   /// ```
   ///
-  /// - Parameter maxConcurrent: The most inner signals subscribed at once; `0` for no limit. Must not be
-  ///   negative.
+  /// - Parameters:
+  ///   - maxConcurrent: The most inner signals subscribed at once; `0` for no limit. Must not be
+  ///     negative.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: The merged signal.
   /// - Note: ReactiveCocoa 2.5 `-flatten:`. RAC subscribes to the next waiting signal from inside the
   ///   completion of the previous one, so its stack grows with each inner signal that completes synchronously.
   @inlinable
-  public func flatten<Inner: Sendable>(maxConcurrent: Int) -> Signal<Inner, Failure>
+  public func flatten<Inner: Sendable>(
+    maxConcurrent: Int, file: StaticString = #fileID, line: UInt = #line
+  ) -> Signal<Inner, Failure>
   where Value == Signal<Inner, Failure> {
-    precondition(maxConcurrent >= 0, "flatten(maxConcurrent:): maxConcurrent must not be negative")
+    precondition(
+      maxConcurrent >= 0, "flatten(maxConcurrent:): maxConcurrent must not be negative", file: file, line: line)
     let outer = self
     let limit = maxConcurrent == 0 ? Int.max : maxConcurrent
     return AnonymousSignal { observer in

@@ -4,7 +4,7 @@ extension Signal {
   /// The result never completes; it fails with the first failure. Disposing it disposes the live
   /// subscription and stops the resubscriptions. A signal that completes synchronously is resubscribed in a
   /// loop, not recursively: any number of repetitions run in constant stack depth (guarantee 7). Such a
-  /// signal repeats on the subscribing thread until something downstream, such as ``take(_:)``, ends the
+  /// signal repeats on the subscribing thread until something downstream, such as ``take(_:file:line:)``, ends the
   /// result.
   ///
   /// ```swift
@@ -35,14 +35,17 @@ extension Signal {
   /// let page = fetchPage.retry(upTo: 3)
   /// ```
   ///
-  /// - Parameter count: How many times to resubscribe after a failure; `0` forwards the first failure.
-  ///   Must not be negative.
+  /// - Parameters:
+  ///   - count: How many times to resubscribe after a failure; `0` forwards the first failure.
+  ///     Must not be negative.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: The values of each subscription in turn.
   /// - Note: ReactiveCocoa 2.5 `-retry:`, except that `0` means no retries; in RAC `retry:0` retries
   ///   forever, which is ``retry()`` here. Resubscription is synchronous, as for ``repeat()``.
   @inlinable
-  public func retry(upTo count: Int) -> Signal<Value, Failure> {
-    precondition(count >= 0, "retry(upTo:): count must not be negative")
+  public func retry(upTo count: Int, file: StaticString = #fileID, line: UInt = #line) -> Signal<Value, Failure> {
+    precondition(count >= 0, "retry(upTo:): count must not be negative", file: file, line: line)
     return AnonymousSignal(nameSource: derivedName("retry(upTo: \(count))")) { observer in
       ResubscriptionLoop.attach(self, policy: .retryAfterFailure(limit: count), observer)
     }

@@ -18,18 +18,22 @@ extension Signal {
   ///     RAC's `-throttle:`: the scheduler current where each value arrives (the main queue's, inside a
   ///     scheduler's block that scheduler), otherwise a private serial background scheduler made for the
   ///     subscription. Not the immediate scheduler, which cannot wait without blocking.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: A signal of the values that stayed the latest for `interval`.
   /// - Note: ReactiveCocoa 2.5 `-throttle:`, with the scheduler that RAC always picked itself as an optional
   ///   argument; the interval is a `Duration`.
   @inlinable
-  public func throttle(_ interval: Duration, on scheduler: (any Scheduler)? = nil) -> Signal<Value, Failure> {
-    throttle(interval, on: scheduler, operator: "throttle(_:on:)") { _ in true }
+  public func throttle(
+    _ interval: Duration, on scheduler: (any Scheduler)? = nil, file: StaticString = #fileID, line: UInt = #line
+  ) -> Signal<Value, Failure> {
+    throttle(interval, on: scheduler, operator: "throttle(_:on:)", file: file, line: line) { _ in true }
   }
 
   /// Throttles only the values that pass `predicate`; the others are sent at once and cancel the value
   /// waiting, if any.
   ///
-  /// A value that passes behaves as in ``throttle(_:on:)``. A value that does not is sent at once, and the
+  /// A value that passes behaves as in ``throttle(_:on:file:line:)``. A value that does not is sent at once, and the
   /// throttled value waiting before it is dropped: it is not the latest any more. Completion sends the waiting
   /// value, then completes; a failure drops it. Disposing the result disposes the source and cancels the
   /// pending timer.
@@ -41,27 +45,31 @@ extension Signal {
   ///
   /// - Parameters:
   ///   - interval: How long a throttled value must stay the latest before it is sent; must not be negative.
-  ///   - scheduler: The scheduler that times the throttled values, as in ``throttle(_:on:)``: `nil` means
+  ///   - scheduler: The scheduler that times the throttled values, as in ``throttle(_:on:file:line:)``: `nil` means
   ///     RAC's current-or-private-background rule; not the immediate scheduler.
   ///   - predicate: Whether a value is throttled. Called once per value, one value at a time, on the thread
   ///     the value arrives on.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: A signal of the unthrottled values and of the throttled values that stayed the latest.
   /// - Note: ReactiveCocoa 2.5 `-throttle:valuesPassingTest:`, with the scheduler as an optional argument.
   @inlinable
   public func throttle(
     _ interval: Duration, on scheduler: (any Scheduler)? = nil,
-    valuesPassing predicate: @escaping @Sendable (Value) -> Bool
+    valuesPassing predicate: @escaping @Sendable (Value) -> Bool, file: StaticString = #fileID, line: UInt = #line
   ) -> Signal<Value, Failure> {
-    throttle(interval, on: scheduler, operator: "throttle(_:on:valuesPassing:)", predicate)
+    throttle(interval, on: scheduler, operator: "throttle(_:on:valuesPassing:)", file: file, line: line, predicate)
   }
 
   @inlinable
   func throttle(
-    _ interval: Duration, on scheduler: (any Scheduler)?, operator name: String,
+    _ interval: Duration, on scheduler: (any Scheduler)?, operator name: String, file: StaticString, line: UInt,
     _ predicate: @escaping @Sendable (Value) -> Bool
   ) -> Signal<Value, Failure> {
-    precondition(interval >= .zero, "\(name): interval must not be negative")
-    precondition(scheduler !== ImmediateScheduler.shared, "\(name): scheduler must not be the immediate scheduler")
+    precondition(interval >= .zero, "\(name): interval must not be negative", file: file, line: line)
+    precondition(
+      scheduler !== ImmediateScheduler.shared, "\(name): scheduler must not be the immediate scheduler",
+      file: file, line: line)
     return AnonymousSignal { observer in
       ThrottleStorage.attach(
         self, interval: interval, timers: TimerScheduler(scheduler, name: "AsyncSignals.throttle"),

@@ -16,24 +16,29 @@ extension Signal {
   ///   - scheduler: The scheduler that times the subscription and sends the failure; not the immediate
   ///     scheduler, which cannot wait without blocking.
   ///   - error: The failure to send when the time is up; evaluated then, at most once per subscription.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: A signal with the same events, or that fails with `error()` when the time is up.
   /// - Note: ReactiveCocoa 2.5 `-timeout:onScheduler:`, which always failed with `RACSignalErrorTimedOut`.
   ///   With typed failures the caller says which `Failure` means "timed out"; signals that cannot fail, or
   ///   that fail with `any Error`, have `timeout(_:on:)`, which fails with ``TimeoutError``.
   @inlinable
   public func timeout(
-    _ interval: Duration, on scheduler: any Scheduler, raising error: @autoclosure @escaping @Sendable () -> Failure
+    _ interval: Duration, on scheduler: any Scheduler, raising error: @autoclosure @escaping @Sendable () -> Failure,
+    file: StaticString = #fileID, line: UInt = #line
   ) -> Signal<Value, Failure> {
-    timeout(interval, on: scheduler, operator: "timeout(_:on:raising:)", error)
+    timeout(interval, on: scheduler, operator: "timeout(_:on:raising:)", file: file, line: line, error)
   }
 
   @inlinable
   func timeout(
-    _ interval: Duration, on scheduler: any Scheduler, operator name: String,
+    _ interval: Duration, on scheduler: any Scheduler, operator name: String, file: StaticString, line: UInt,
     _ makeError: @escaping @Sendable () -> Failure
   ) -> Signal<Value, Failure> {
-    precondition(interval >= .zero, "\(name): interval must not be negative")
-    precondition(scheduler !== ImmediateScheduler.shared, "\(name): scheduler must not be the immediate scheduler")
+    precondition(interval >= .zero, "\(name): interval must not be negative", file: file, line: line)
+    precondition(
+      scheduler !== ImmediateScheduler.shared, "\(name): scheduler must not be the immediate scheduler",
+      file: file, line: line)
     return AnonymousSignal { observer in
       TimeoutStorage.attach(self, interval: interval, scheduler: scheduler, makeError: makeError, observer: observer)
     }
@@ -56,11 +61,15 @@ extension Signal where Failure == Never {
   ///   - interval: How long the source has to terminate; must not be negative.
   ///   - scheduler: The scheduler that times the subscription and sends the failure; not the immediate
   ///     scheduler.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: A signal with the same events, or that fails with ``TimeoutError`` when the time is up.
   /// - Note: ReactiveCocoa 2.5 `-timeout:onScheduler:` (`RACSignalErrorTimedOut`). A signal that cannot fail
   ///   gains the one failure it can now have.
   @inlinable
-  public func timeout(_ interval: Duration, on scheduler: any Scheduler) -> Signal<Value, TimeoutError> {
+  public func timeout(
+    _ interval: Duration, on scheduler: any Scheduler, file: StaticString = #fileID, line: UInt = #line
+  ) -> Signal<Value, TimeoutError> {
     let promoted = AnonymousSignal<Value, TimeoutError> { observer in
       self.attach { event in
         switch event {
@@ -69,7 +78,9 @@ extension Signal where Failure == Never {
         }
       }
     }
-    return promoted.timeout(interval, on: scheduler, operator: "timeout(_:on:)") { TimeoutError() }
+    return promoted.timeout(interval, on: scheduler, operator: "timeout(_:on:)", file: file, line: line) {
+      TimeoutError()
+    }
   }
 }
 
@@ -89,10 +100,14 @@ extension Signal where Failure == any Error {
   ///   - interval: How long the source has to terminate; must not be negative.
   ///   - scheduler: The scheduler that times the subscription and sends the failure; not the immediate
   ///     scheduler.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
   /// - Returns: A signal with the same events, or that fails with ``TimeoutError`` when the time is up.
   /// - Note: ReactiveCocoa 2.5 `-timeout:onScheduler:`, closest to RAC's untyped `NSError` failures.
   @inlinable
-  public func timeout(_ interval: Duration, on scheduler: any Scheduler) -> Signal<Value, any Error> {
-    timeout(interval, on: scheduler, operator: "timeout(_:on:)") { TimeoutError() }
+  public func timeout(
+    _ interval: Duration, on scheduler: any Scheduler, file: StaticString = #fileID, line: UInt = #line
+  ) -> Signal<Value, any Error> {
+    timeout(interval, on: scheduler, operator: "timeout(_:on:)", file: file, line: line) { TimeoutError() }
   }
 }

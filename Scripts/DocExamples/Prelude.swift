@@ -1,0 +1,172 @@
+// Illustrative declarations for the doc-comment examples (Scripts/check-doc-examples.swift type-checks the examples
+// against these). Each name is what most examples mean by it; an example that means something else declares its own
+// local of that name, or is listed in Pending.txt until it does. Nothing here runs: bodies are placeholders.
+import AsyncSignals
+import AsyncSignalsInterop
+import Foundation
+
+// MARK: Errors and values
+
+struct APIError: Error, Equatable {}
+struct LoginError: Error {}
+struct StoreError: Error {}
+enum AppError: Error {
+  case network(URLError)
+  case unknownRoute(String)
+}
+struct Item: Sendable {}
+struct Credentials: Sendable {}
+struct Session: Sendable {}
+struct Profile: Sendable {}
+struct Position: Sendable {}
+struct Settings: Sendable { static let defaults = Settings() }
+struct Message: Sendable {}
+struct Document: Sendable {}
+struct QuoteError: Error {}
+struct Page: Sendable {}
+struct Draft: Sendable {}
+struct Record: Sendable {}
+
+// MARK: UI stand-ins (their setters do nothing)
+
+struct Spinner: Sendable {
+  var isHidden: Bool {
+    get { false }
+    nonmutating set {}
+  }
+  var isAnimating: Bool {
+    get { false }
+    nonmutating set {}
+  }
+  func start() {}
+  func stop() {}
+}
+struct Button: Sendable {
+  var isEnabled: Bool {
+    get { true }
+    nonmutating set {}
+  }
+}
+struct ProgressBar: Sendable {
+  var value: Double {
+    get { 0 }
+    nonmutating set {}
+  }
+  var isHidden: Bool {
+    get { false }
+    nonmutating set {}
+  }
+}
+let spinner = Spinner()
+let button = Button()
+let bar = ProgressBar()
+
+func show<T>(_ value: T) {}
+func showError<E: Error>(_ error: E) {}
+func showAlert<E: Error>(_ error: E) {}
+func store(_ session: Session) {}
+func render(_ position: Position) async {}
+func parse(_ data: Data) {}
+func runSearch(_ query: String) async {}
+
+// MARK: Signals the examples subscribe to
+
+let scheduler = TestScheduler()
+let worker = QueueScheduler(name: "worker")
+let uploader = QueueScheduler(name: "uploader")
+
+let search = Signal<[String], APIError>.never
+let clicks = Signal<Int, Never>.never
+let buttonTaps = Signal<Void, Never>.never
+let ticks = Signal<Int, Never>.never
+let download = Signal<Data, URLError>.never
+let uploads = Signal<Int, Never>.never
+let migration = Signal<Void, APIError>.never
+let countdown = Signal<Int, Never>.never
+let request = Signal<String, URLError>.never
+let location = Signal<Position, Never>.never
+let temperature = Signal<Int, Never>.never
+let humidity = Signal<Int, Never>.never
+let words = Signal<String, Never>.never
+let lines = Signal<String, Never>.never
+let logLines = Signal<String, Never>.never
+let amounts = Signal<Int, Never>.never
+let messages = Signal<String, Never>.never
+let updates = Signal<String, Never>.never
+let queries = Signal<String, Never>.never
+let searchText = Signal<String, Never>.never
+let text = Signal<String, Never>.never
+let firstName = Signal<String, Never>.never
+let lastName = Signal<String, Never>.never
+let name = Signal<String, Never>.never
+let email = Signal<String, Never>.never
+let phone = Signal<String, Never>.never
+let street = Signal<String, Never>.never
+let city = Signal<String, Never>.never
+let accepted = Signal<Bool, Never>.never
+let formIsValid = Signal<Bool, Never>.never
+let isLoading = Signal<Bool, Never>.never
+let isSaving = Signal<Bool, Never>.never
+let ids = Signal<Int, Never>.never
+let names = Signal<String, Never>.never
+let ages = Signal<Int, Never>.never
+let cities = Signal<String, Never>.never
+let emails = Signal<String, Never>.never
+let phones = Signal<String, Never>.never
+let scores = Signal<Int, Never>.never
+let users = Signal<String, APIError>.never
+let records = Signal<Document, Never>.never
+let fetchStatus = Signal<String, APIError>.never
+let work = Signal<Int, Never>.never
+let urls = Signal<URL, Never>.never
+let url = URL(fileURLWithPath: "/")
+let credentials = Credentials()
+let document = Document()
+
+func download(_ url: URL) -> Signal<Data, Never> { .never }
+func search(_ query: String) -> Signal<[String], Never> { .never }
+func search(for query: String) -> Signal<[String], Never> { .never }
+func fetch(page: Int) -> Signal<String, APIError> { .never }
+func fetchUser() -> Signal<String, APIError> { .never }
+func loadSettings() -> Signal<Settings, Never> { .never }
+
+// MARK: Disposables, subjects and commands the examples hold
+
+let numbers = Signal<Int, Never>.never
+let results = Signal<[String], Never>.never
+let subject = Subject<Int, Never>()
+let subscriptions = CompoundDisposable()
+let subscription = SerialDisposable()
+let current = SerialDisposable()
+let upload = Signal<Void, APIError>.never
+let save = Command<Document, String, APIError> { _ in .never }
+let volume = ObservableValue(0.5)
+
+struct API: Sendable {
+  func logIn(_ credentials: Credentials) -> Signal<Session, LoginError> { .never }
+  func items() -> Signal<[Item], APIError> { .never }
+}
+let api = API()
+
+// MARK: Async work, actors and subscribers the examples use
+
+extension API {
+  func page(_ number: Int) async throws(APIError) -> Page { Page() }
+  func save(_ draft: Draft) async throws(APIError) {}
+}
+struct Parser: Sendable { let records = Signal<Record, Never>.never }
+let parser = Parser()
+struct Database: Sendable { func insert(_ record: Record) async {} }
+let database = Database()
+let requests = Signal<String, Never>.never
+let responses = Signal<String, Never>.never
+let logger = ClosureSubscriber<String, Never>(next: { _ in }, error: { _ in }, completed: {})
+let login = Command<Credentials, Session, LoginError> { _ in .never }
+/// An actor the isolated-delivery examples deliver into.
+actor Library {
+  var pages: [[String]] = []
+  var lastError: APIError?
+  var uploaded = 0
+  var isDone = false
+}
+let library = Library()
