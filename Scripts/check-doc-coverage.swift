@@ -95,6 +95,10 @@ for page in coverage {
       !id.hasPrefix("org.swift.docc.kind.extended")
     {
       withoutExample += 1
+      // LIST_WITHOUT_EXAMPLE=1 names them, for whoever writes their examples.
+      if ProcessInfo.processInfo.environment["LIST_WITHOUT_EXAMPLE"] == "1" {
+        print("check-doc-coverage: no example: \(page["referencePath"] as? String ?? "?")")
+      }
     }
     continue
   }
