@@ -43,17 +43,19 @@ package enum ActorExecutor: Sendable {
     }
   }
 
-  /// Runs `job` later on the actor's executor, in its isolation, as one job; for an actor the library cannot
-  /// identify, in a `Task` that hops onto the actor.
+  /// Runs `job` later on the actor's executor, in its isolation, as one Dispatch block, when that executor is a
+  /// queue the library knows; returns `false` without running it for an actor whose executor it cannot identify
+  /// (the caller then makes a `Task` that hops onto the actor).
   @inlinable
-  func enqueue<A: Actor>(on actor: A, _ job: @escaping @Sendable (isolated A) -> Void) {
+  func enqueueOnKnownQueue<A: Actor>(on actor: A, _ job: @escaping @Sendable (isolated A) -> Void) -> Bool {
     switch self {
     case .mainQueue:
       DispatchQueue.main.async { actor.assumeIsolated { job($0) } }
     case .queue(let scheduler):
       scheduler.queue.async { scheduler.performAsCurrent { actor.assumeIsolated { job($0) } } }
     case .unknown:
-      Task { await job(actor) }
+      return false
     }
+    return true
   }
 }

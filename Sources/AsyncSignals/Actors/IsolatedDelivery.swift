@@ -209,10 +209,8 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
     case .queued:
       return .proceed
     case .schedule(let actor):
-      if case .unknown = executor {
+      if !executor.enqueueOnKnownQueue(on: actor, { actor in self.drain(actor) }) {
         Task { await self.drainLingering(actor) }
-      } else {
-        executor.enqueue(on: actor) { actor in self.drain(actor) }
       }
       return .proceed
     case .deliverNow(let actor, let handler):
