@@ -170,3 +170,18 @@ actor Library {
   var isDone = false
 }
 let library = Library()
+
+// MARK: Operators' examples
+
+enum SearchScope: Sendable { case all, titles }
+enum SortKey: Sendable { case relevance, date }
+let scope = Signal<SearchScope, Never>.never
+let sortKey = Signal<SortKey, Never>.never
+let pageNumber = Signal<Int, Never>.never
+let theme = Signal<String, Never>.never
+let fontName = Signal<String, Never>.never
+let fontSize = Signal<Double, Never>.never
+let lineSpacing = Signal<Double, Never>.never
+let language = Signal<String, Never>.never
+/// The price of each line of a shopping cart, in cents.
+let cartLines: [Signal<Int, Never>] = []
