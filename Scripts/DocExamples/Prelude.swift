@@ -187,3 +187,10 @@ let language = Signal<String, Never>.never
 let cartLines: [Signal<Int, Never>] = []
 let expensiveQuery = Signal<[Record], Never>.never
 func fetch(_ url: URL) -> Signal<Data, any Error> { .never }
+enum Tab: Hashable, Sendable { case news, mail, settings }
+let tab = Signal<Tab, Never>.never
+struct Screen: Sendable {}
+let route = Signal<String, AppError>.never
+let screens: [String: Signal<Screen, AppError>] = [:]
+let isOnline = Signal<Bool, Never>.never
+let cachedItems = Signal<[Item], APIError>.never
