@@ -194,3 +194,8 @@ let route = Signal<String, AppError>.never
 let screens: [String: Signal<Screen, AppError>] = [:]
 let isOnline = Signal<Bool, Never>.never
 let cachedItems = Signal<[Item], APIError>.never
+let prices = Signal<Double, Never>.never
+let bytes = Signal<UInt8, Never>.never
+final class Histogram: Sendable { func count(_ word: String) {} }
+struct Cache: Sendable { func store(_ value: String) {} }
+let cache = Cache()
