@@ -199,3 +199,8 @@ let bytes = Signal<UInt8, Never>.never
 final class Histogram: Sendable { func count(_ word: String) {} }
 struct Cache: Sendable { func store(_ value: String) {} }
 let cache = Cache()
+let drafts = Signal<Draft, StoreError>.never
+func validate(_ draft: Draft) throws(StoreError) {}
+struct User: Sendable { init(decoding data: Data) throws(APIError) {} }
+let payloads = Signal<Data, APIError>.never
+let recordedEvents = Signal<Event<Int, APIError>, Never>.never
