@@ -184,7 +184,7 @@ extension Signal {
   /// The source is disposed after its first value. A failure that comes first passes through.
   ///
   /// ```swift
-  /// let hasResults = search.any()
+  /// let answered = search.any()  // true at the first value, even an empty list; false if there is none
   /// ```
   ///
   /// - Returns: A signal of one Boolean.

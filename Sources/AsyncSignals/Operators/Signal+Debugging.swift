@@ -49,7 +49,7 @@ extension Signal {
   /// disposes the upstream subscription.
   ///
   /// ```swift
-  /// upload.logError().subscribeError { _ in }  // Signal<Data, UploadError> error: …
+  /// upload.logError().subscribeError { _ in }  // Signal<(), APIError> error: …
   /// ```
   ///
   /// - Parameter output: Receives the line; `nil`, the default, writes it to standard error.
