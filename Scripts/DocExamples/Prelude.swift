@@ -170,3 +170,37 @@ actor Library {
   var isDone = false
 }
 let library = Library()
+
+// MARK: Operators' examples
+
+enum SearchScope: Sendable { case all, titles }
+enum SortKey: Sendable { case relevance, date }
+let scope = Signal<SearchScope, Never>.never
+let sortKey = Signal<SortKey, Never>.never
+let pageNumber = Signal<Int, Never>.never
+let theme = Signal<String, Never>.never
+let fontName = Signal<String, Never>.never
+let fontSize = Signal<Double, Never>.never
+let lineSpacing = Signal<Double, Never>.never
+let language = Signal<String, Never>.never
+/// The price of each line of a shopping cart, in cents.
+let cartLines: [Signal<Int, Never>] = []
+let expensiveQuery = Signal<[Record], Never>.never
+func fetch(_ url: URL) -> Signal<Data, any Error> { .never }
+enum Tab: Hashable, Sendable { case news, mail, settings }
+let tab = Signal<Tab, Never>.never
+struct Screen: Sendable {}
+let route = Signal<String, AppError>.never
+let screens: [String: Signal<Screen, AppError>] = [:]
+let isOnline = Signal<Bool, Never>.never
+let cachedItems = Signal<[Item], APIError>.never
+let prices = Signal<Double, Never>.never
+let bytes = Signal<UInt8, Never>.never
+final class Histogram: Sendable { func count(_ word: String) {} }
+struct Cache: Sendable { func store(_ value: String) {} }
+let cache = Cache()
+let drafts = Signal<Draft, StoreError>.never
+func validate(_ draft: Draft) throws(StoreError) {}
+struct User: Sendable { init(decoding data: Data) throws(APIError) {} }
+let payloads = Signal<Data, APIError>.never
+let recordedEvents = Signal<Event<Int, APIError>, Never>.never

@@ -48,7 +48,7 @@ extension Signal {
   /// upstream subscription. At most `count` values are kept at a time.
   ///
   /// ```swift
-  /// log.takeLast(10).collect().subscribeNext { print("tail:", $0) }
+  /// logLines.takeLast(10).collect().subscribeNext { print("tail:", $0) }
   /// ```
   ///
   /// - Parameters:
@@ -184,7 +184,7 @@ extension Signal {
   /// The source is disposed after its first value. A failure that comes first passes through.
   ///
   /// ```swift
-  /// let hasResults = search.any()
+  /// let answered = search.any()  // true at the first value, even an empty list; false if there is none
   /// ```
   ///
   /// - Returns: A signal of one Boolean.
@@ -201,7 +201,7 @@ extension Signal {
   /// The source is disposed after the first match. A failure that comes first passes through.
   ///
   /// ```swift
-  /// let anyOverdue = invoices.any(where: { $0.isOverdue })
+  /// let anyHighScore = scores.any(where: { $0 >= 100 })
   /// ```
   ///
   /// - Parameter predicate: Called with each value until it returns `true`.
@@ -220,7 +220,7 @@ extension Signal {
   /// through.
   ///
   /// ```swift
-  /// let allValid = fields.all(where: { $0.isValid })
+  /// let allAdults = ages.all(where: { $0 >= 18 })
   /// ```
   ///
   /// - Parameter predicate: Called with each value until it returns `false`.

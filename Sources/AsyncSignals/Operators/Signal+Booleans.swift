@@ -31,7 +31,7 @@ extension Signal where Value == [Bool] {
   /// upstream subscription.
   ///
   /// ```swift
-  /// let canSubmit = fieldValidities.and()  // Signal<[Bool], Never> -> Signal<Bool, Never>
+  /// let canSubmit = Signal.combineLatest([formIsValid, accepted]).and()  // [true, false] -> false
   /// ```
   ///
   /// - Returns: A signal of the conjunctions.
@@ -57,7 +57,7 @@ extension Signal where Value == [Bool] {
   /// upstream subscription.
   ///
   /// ```swift
-  /// let isBusy = activityFlags.or()  // Signal<[Bool], Never> -> Signal<Bool, Never>
+  /// let isBusy = Signal.combineLatest([isLoading, isSaving]).or()  // [true, false] -> true
   /// ```
   ///
   /// - Returns: A signal of the disjunctions.

@@ -16,7 +16,7 @@ extension Signal {
   /// signal's name.
   ///
   /// ```swift
-  /// search.named("search").logEvents().subscribeNext { _ in }  // search next: …, search completed
+  /// search.named("search").logEvents().subscribeNext({ _ in }, error: { _ in })  // search next: …, search completed
   /// ```
   ///
   /// - Parameter output: Receives each line, without a trailing newline; `nil`, the default, writes the
@@ -49,7 +49,7 @@ extension Signal {
   /// disposes the upstream subscription.
   ///
   /// ```swift
-  /// upload.logError().subscribeError { _ in }  // Signal<Data, UploadError> error: …
+  /// upload.logError().subscribeError { _ in }  // Signal<(), APIError> error: …
   /// ```
   ///
   /// - Parameter output: Receives the line; `nil`, the default, writes it to standard error.
@@ -65,7 +65,7 @@ extension Signal {
   /// upstream subscription.
   ///
   /// ```swift
-  /// sync.named("sync").logCompleted().subscribeCompleted {}  // sync completed
+  /// countdown.named("countdown").logCompleted().subscribeCompleted {}  // countdown completed
   /// ```
   ///
   /// - Parameter output: Receives the line; `nil`, the default, writes it to standard error.

@@ -14,8 +14,8 @@ extension Signal {
   /// the result disposes whichever subscription is live.
   ///
   /// ```swift
-  /// let profile = fetchProfile.catch { error in
-  ///   error.isOffline ? cachedProfile : .error(error)
+  /// let data = download.catch { error in
+  ///   error.code == .cancelled ? .empty : .error(error)  // a cancelled download just completes
   /// }
   /// ```
   ///
@@ -35,7 +35,7 @@ extension Signal {
   /// As ``catch(_:)`` with a handler that always returns `replacement`.
   ///
   /// ```swift
-  /// let settings = loadSettings.catch(to: .return(.defaults))
+  /// let user: Signal<String, Never> = fetchUser().catch(to: .return("guest"))  // "guest" if the fetch fails
   /// ```
   ///
   /// - Parameter replacement: The signal to continue with after a failure.
@@ -75,7 +75,7 @@ extension Signal {
   /// fails at once and disposes the upstream subscription. Failures and completion pass through.
   ///
   /// ```swift
-  /// let saved = records.try { (record) throws(StoreError) in try store.save(record) }
+  /// let valid = drafts.try { (draft) throws(StoreError) in try validate(draft) }  // fails at the first invalid one
   /// ```
   ///
   /// - Parameter body: Checks a value, or throws to fail the result.
@@ -97,7 +97,7 @@ extension Signal {
   /// fails at once and disposes the upstream subscription. Failures and completion pass through.
   ///
   /// ```swift
-  /// let users = responses.tryMap { (data) throws(APIError) -> User in try User(decoding: data) }
+  /// let users = payloads.tryMap { (data) throws(APIError) -> User in try User(decoding: data) }
   /// ```
   ///
   /// - Parameter transform: Transforms a value, or throws to fail the result.
@@ -147,7 +147,7 @@ extension Signal {
   /// per event. The value type is kept, so that the result can be concatenated with signals of that type.
   ///
   /// ```swift
-  /// let thenShow = save.ignoreValues().concat(.return("saved"))
+  /// let done = fetchStatus.ignoreValues().concat(.return("done"))  // only "done", once the fetch has completed
   /// ```
   ///
   /// - Returns: A signal with only the terminal event.
@@ -247,7 +247,7 @@ extension Signal where Failure == Never {
   /// and disposes the upstream subscription. The result also completes when this signal completes.
   ///
   /// ```swift
-  /// let replayed = recordedEvents.dematerialize()  // Signal<Event<Int, MyError>, Never> -> Signal<Int, MyError>
+  /// let replayed = recordedEvents.dematerialize()  // Signal<Event<Int, APIError>, Never> -> Signal<Int, APIError>
   /// ```
   ///
   /// - Returns: A signal of the events' values, ending as the events say.

@@ -104,7 +104,7 @@ extension Signal {
   /// subscription. A failure or completion that comes first passes through.
   ///
   /// ```swift
-  /// let beforeQuit = commands.take(until: { $0 == "quit" })
+  /// let beforeQuit = lines.take(until: { $0 == "quit" })  // "quit" itself is not sent
   /// ```
   ///
   /// - Parameter predicate: Called with each value until it returns `true`.
@@ -122,7 +122,7 @@ extension Signal {
   /// subscription. A failure or completion that comes first passes through.
   ///
   /// ```swift
-  /// let leadingZeros = digits.take(while: { $0 == 0 })
+  /// let untilFirstZero = scores.take(while: { $0 > 0 })  // 3, 5, 0, 2 -> 3, 5
   /// ```
   ///
   /// - Parameter predicate: Called with each value until it returns `false`.
@@ -159,7 +159,7 @@ extension Signal {
   /// disposing the result disposes the upstream subscription.
   ///
   /// ```swift
-  /// let afterLogin = events.skip(until: { $0 == .loggedIn })
+  /// let body = lines.skip(until: { $0.isEmpty })  // from the blank line that ends the headers on
   /// ```
   ///
   /// - Parameter predicate: Called with each value until it returns `true`.
@@ -177,7 +177,7 @@ extension Signal {
   /// disposing the result disposes the upstream subscription.
   ///
   /// ```swift
-  /// let trimmed = characters.skip(while: { $0 == " " })
+  /// let trimmed = lines.skip(while: { $0.isEmpty })  // without the leading blank lines
   /// ```
   ///
   /// - Parameter predicate: Called with each value until it returns `false`.
@@ -210,7 +210,8 @@ extension Signal {
   /// upstream subscription.
   ///
   /// ```swift
-  /// let sectionChanges = rows.distinctUntilChanged(by: { $0.section == $1.section })
+  /// // "Swift", "swift", "Swifts" -> "Swift", "Swifts": a change of case alone is not sent
+  /// let distinctQueries = searchText.distinctUntilChanged(by: { $0.lowercased() == $1.lowercased() })
   /// ```
   ///
   /// - Parameter areEquivalent: Called with the last value sent and the new one.

@@ -9,7 +9,7 @@ extension Signal where Value == Date, Failure == Never {
   ///
   /// ```swift
   /// let clock = Signal.interval(.seconds(1), on: .main)
-  /// clock.subscribeNext { now in label.text = formatter.string(from: now) }
+  /// clock.subscribeNext { now in show(now) }  // the current date, every second, on the main queue
   /// ```
   ///
   /// - Parameters:

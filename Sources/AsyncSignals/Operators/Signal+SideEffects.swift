@@ -10,7 +10,7 @@ extension Signal {
   /// action runs once per value per subscription.
   ///
   /// ```swift
-  /// let saved = edits.doNext { cache.store($0) }
+  /// let cached = updates.doNext { cache.store($0) }  // each update is cached, then forwarded
   /// ```
   ///
   /// - Parameter action: The side effect, called with each value.
@@ -34,7 +34,7 @@ extension Signal {
   /// does not run on disposal).
   ///
   /// ```swift
-  /// let reported = upload.doError { log.record($0) }
+  /// let reported = upload.doError { showError($0) }  // the failure is still forwarded
   /// ```
   ///
   /// - Parameter action: The side effect, called with the failure.

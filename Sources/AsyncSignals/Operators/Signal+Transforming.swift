@@ -38,7 +38,7 @@ extension Signal {
   /// forwarding: no allocation and no lock per event.
   ///
   /// ```swift
-  /// let taps = buttonPresses.replace(with: ())
+  /// let taps = clicks.replace(with: ())  // Signal<Void, Never>
   /// ```
   ///
   /// - Parameter value: Sent in place of each value.
@@ -114,7 +114,9 @@ extension Signal {
   /// As ``scan(_:_:)``, with the 0-based index of each value in its subscription passed as well.
   ///
   /// ```swift
-  /// let weighted = samples.scan(0.0, withIndex: { total, sample, index in total + sample * Double(index) })
+  /// let runningMean = scores.scan(0.0, withIndex: { mean, score, index in
+  ///   mean + (Double(score) - mean) / Double(index + 1)
+  /// })  // 2, 4, 9 -> 2.0, 3.0, 5.0
   /// ```
   ///
   /// - Parameters:
@@ -143,7 +145,7 @@ extension Signal {
   /// and completion pass through; disposing the result disposes the upstream subscription.
   ///
   /// ```swift
-  /// let deltas = readings.combinePrevious(0) { previous, current in current - previous }  // 3, 5, 4 -> 3, 2, -1
+  /// let gains = scores.combinePrevious(0) { previous, current in current - previous }  // 3, 5, 4 -> 3, 2, -1
   /// ```
   ///
   /// - Parameters:

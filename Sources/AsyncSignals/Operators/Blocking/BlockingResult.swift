@@ -13,10 +13,22 @@
 ///   typed failure and says when the wait timed out.
 public enum BlockingResult<Success, Failure: Error> {
   /// The signal gave a result in time.
+  ///
+  /// ```swift
+  /// if case .success(let values) = numbers.toArray(timeout: .seconds(5)) { print(values) }
+  /// ```
   case success(Success)
   /// The signal failed in time.
+  ///
+  /// ```swift
+  /// if case .failure(let error) = upload.waitUntilCompleted(timeout: .seconds(30)) { showError(error) }
+  /// ```
   case failure(Failure)
   /// The signal did not decide the result within the timeout; its subscription was disposed.
+  ///
+  /// ```swift
+  /// if case .timedOut = migration.waitUntilCompleted(timeout: .seconds(30)) { print("still migrating after 30 s") }
+  /// ```
   case timedOut
 
   /// The result of ``success(_:)``, otherwise `nil`.
@@ -42,7 +54,7 @@ public enum BlockingResult<Success, Failure: Error> {
   /// Whether the wait timed out.
   ///
   /// ```swift
-  /// if answer.first(timeout: .seconds(2)).isTimedOut { print("no answer within 2 s") }
+  /// if request.first(timeout: .seconds(2)).isTimedOut { print("no answer within 2 s") }
   /// ```
   public var isTimedOut: Bool {
     if case .timedOut = self { return true }

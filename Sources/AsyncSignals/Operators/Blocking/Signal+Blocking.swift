@@ -13,7 +13,7 @@ extension Signal {
   /// are delivered there (see the top of `Signal+Blocking.swift`).
   ///
   /// ```swift
-  /// if case .success(let user?) = currentUser.first(timeout: .seconds(5)) { print(user) }
+  /// if case .success(let user?) = users.first(timeout: .seconds(5)) { print(user) }
   /// ```
   ///
   /// - Parameters:
@@ -47,7 +47,7 @@ extension Signal {
   /// call it on the main queue when the signal's events are delivered there.
   ///
   /// ```swift
-  /// let count = counts.first(default: 0, timeout: .seconds(1)).value
+  /// let score = scores.first(default: 0, timeout: .seconds(1)).value  // 0 if it completes without a value
   /// ```
   ///
   /// - Parameters:
@@ -112,7 +112,7 @@ extension Signal {
   /// not returned. Never call it on the main queue when the signal's events are delivered there.
   ///
   /// ```swift
-  /// let lines = file.lines.toArray(timeout: .seconds(2)).value ?? []
+  /// let allLines = logLines.toArray(timeout: .seconds(2)).value ?? []  // [] if the wait timed out
   /// ```
   ///
   /// - Parameters:

@@ -6,7 +6,7 @@ extension Signal where Value == Bool {
   /// collection gives a signal that completes at once, without a value.
   ///
   /// ```swift
-  /// let canSubmit = Signal.and([nameIsValid, emailIsValid, termsAccepted])
+  /// let canSubmit = Signal.and([name.map { !$0.isEmpty }, email.map { $0.contains("@") }, accepted])
   /// ```
   ///
   /// - Parameter signals: The signals of `Bool` to combine, subscribed to in order.

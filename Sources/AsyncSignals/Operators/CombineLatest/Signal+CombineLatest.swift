@@ -86,7 +86,8 @@ extension Signal {
   /// when it ends or is disposed. The signals are subscribed to in argument order.
   ///
   /// ```swift
-  /// let query = Signal.combineLatest(text, scope, sort, page)  // Signal<(String, Scope, Sort, Int), Never>
+  /// // Signal<(String, SearchScope, SortKey, Int), Never>: a new query whenever any part changes
+  /// let query = Signal.combineLatest(searchText, scope, sortKey, pageNumber)
   /// ```
   ///
   /// - Parameters:
@@ -119,7 +120,7 @@ extension Signal {
   /// when it ends or is disposed. The signals are subscribed to in argument order.
   ///
   /// ```swift
-  /// let settings = Signal.combineLatest(theme, font, size, spacing, language)
+  /// let settings = Signal.combineLatest(theme, fontName, fontSize, lineSpacing, language)
   /// ```
   ///
   /// - Parameters:

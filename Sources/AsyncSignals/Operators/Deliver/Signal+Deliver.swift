@@ -8,7 +8,8 @@ extension Signal {
   ///
   /// ```swift
   /// let worker = QueueScheduler(name: "worker")
-  /// download.deliver(on: worker).subscribeNext { data in parse(data) }  // parsing runs on the worker queue
+  /// download.deliver(on: worker).subscribeNext({ data in parse(data) }, error: { showError($0) })
+  /// // parse(_:) and showError(_:) run on the worker queue
   /// ```
   ///
   /// - Parameter scheduler: Where the events are delivered.
@@ -31,7 +32,8 @@ extension Signal {
   /// that have not run.
   ///
   /// ```swift
-  /// download.deliverOnMainThread().subscribeNext { data in imageView.image = UIImage(data: data) }
+  /// // show(_:) and showAlert(_:) run on the main queue
+  /// download.deliverOnMainThread().subscribeNext({ data in show(data) }, error: { showAlert($0) })
   /// ```
   ///
   /// "Main" is the main queue: on Linux its code may run on a thread other than the process's first one
@@ -59,6 +61,7 @@ extension Signal {
   /// ```swift
   /// let worker = QueueScheduler(name: "worker")
   /// expensiveQuery.subscribe(on: worker).deliverOnMainThread().subscribeNext { rows in show(rows) }
+  /// // the query runs on the worker queue, show(_:) on the main queue
   /// ```
   ///
   /// - Parameter scheduler: Where the subscription, and with it the source's work, runs.

@@ -7,7 +7,7 @@ extension Signal {
   /// disposed. It runs in constant stack depth however many inner signals complete synchronously.
   ///
   /// ```swift
-  /// let uploads = files.map { file in upload(file) }.concat()  // one upload at a time
+  /// let downloads = urls.map { url in download(url) }.concat()  // one download at a time
   /// ```
   ///
   /// - Returns: The concatenation of the inner signals.
@@ -47,7 +47,7 @@ extension Signal {
   /// without calling `next`. Disposing the result disposes whichever subscription is live.
   ///
   /// ```swift
-  /// let afterLogin = login().then { loadProfile() }
+  /// let user = migration.then { fetchUser() }  // fetches the user once the migration has completed
   /// ```
   ///
   /// - Parameter next: Makes the signal that follows.

@@ -5,7 +5,7 @@ extension Signal {
   /// with the first failure, and disposes both subscriptions when it ends or is disposed.
   ///
   /// ```swift
-  /// let taps = leftButtonTaps.merge(rightButtonTaps)
+  /// let traffic = requests.merge(responses)  // both, in the order they arrive
   /// ```
   ///
   /// - Parameter other: The signal merged with this one.
@@ -23,7 +23,7 @@ extension Signal {
   /// with the first failure, and disposes every subscription when it ends or is disposed.
   ///
   /// ```swift
-  /// let anyChange = Signal.merge([nameChanges, emailChanges, passwordChanges])
+  /// let anyEdit = Signal.merge([name, email, phone])  // each edit of any of the three fields
   /// ```
   ///
   /// - Parameter signals: The signals to merge.

@@ -32,7 +32,7 @@ extension Signal {
   /// (guarantee 7).
   ///
   /// ```swift
-  /// let page = fetchPage.retry(upTo: 3)
+  /// let page = fetch(page: 1).retry(upTo: 3)  // at most 4 attempts
   /// ```
   ///
   /// - Parameters:
@@ -58,7 +58,7 @@ extension Signal {
   /// constant stack depth (guarantee 7).
   ///
   /// ```swift
-  /// let connection = connect.retry()
+  /// let status = fetchStatus.retry()  // fetches again after every failure
   /// ```
   ///
   /// - Returns: The values of each subscription in turn.

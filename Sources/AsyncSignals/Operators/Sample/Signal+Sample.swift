@@ -6,7 +6,7 @@ extension Signal {
   /// the result, and ending or disposing it disposes both. This signal is subscribed to first.
   ///
   /// ```swift
-  /// let positionEachFrame = mousePosition.sample(frameTicks)
+  /// let positionEachTick = location.sample(ticks)  // the latest position, once per tick
   /// ```
   ///
   /// - Parameter sampler: The signal whose values trigger a sample; its values themselves are ignored.

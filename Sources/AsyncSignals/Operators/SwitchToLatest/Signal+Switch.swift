@@ -6,7 +6,7 @@ extension Signal {
   /// the first failure of either.
   ///
   /// ```swift
-  /// let content = Signal.switch(tab, cases: [.news: newsFeed, .mail: inbox], default: .empty)
+  /// let content = Signal.switch(tab, cases: [.news: updates, .mail: messages], default: .empty)
   /// ```
   ///
   /// - Parameters:
@@ -56,7 +56,7 @@ extension Signal {
   /// and the signal followed have completed, and fails with the first failure of either.
   ///
   /// ```swift
-  /// let status = Signal.if(isOnline, then: liveUpdates, else: .return("offline"))
+  /// let status = Signal.if(isOnline, then: updates, else: .return("offline"))
   /// ```
   ///
   /// - Parameters:

@@ -6,7 +6,7 @@ extension Signal {
   /// it disposes both.
   ///
   /// ```swift
-  /// let ticksUntilStop = ticks.take(until: stopButtonTaps)
+  /// let ticksUntilStop = ticks.take(until: buttonTaps)  // completes at the first tap
   /// ```
   ///
   /// - Parameter trigger: The signal whose first value or completion ends the result; its values are ignored.
@@ -30,7 +30,7 @@ extension Signal {
   /// Ending or disposing the result disposes both.
   ///
   /// ```swift
-  /// let content = cachedContent.take(untilReplacement: freshContent)
+  /// let items = cachedItems.take(untilReplacement: api.items())  // the cached items until fresh ones arrive
   /// ```
   ///
   /// - Parameter replacement: The signal that takes over.

@@ -7,7 +7,7 @@ extension Signal {
   /// dropped. Disposing the result disposes the source and cancels the pending timer.
   ///
   /// ```swift
-  /// let queries = searchField.text.throttle(.milliseconds(300), on: .main)
+  /// let queries = searchText.throttle(.milliseconds(300), on: .main)
   /// // "s", "sw", "swi" typed within 300 ms: only "swi" is sent, 300 ms after it was typed
   /// ```
   ///

@@ -7,8 +7,7 @@ extension Signal {
   /// cancels the timer.
   ///
   /// ```swift
-  /// enum FetchError: Error { case offline, timedOut }
-  /// let page = fetch(url).timeout(.seconds(30), on: .main, raising: .timedOut)
+  /// let reply = request.timeout(.seconds(30), on: .main, raising: URLError(.timedOut))  // Signal<String, URLError>
   /// ```
   ///
   /// - Parameters:
@@ -54,7 +53,7 @@ extension Signal where Failure == Never {
   /// timer.
   ///
   /// ```swift
-  /// let fix = locationFixes.timeout(.seconds(5), on: .main)  // Signal<Location, TimeoutError>
+  /// let fix = location.take(1).timeout(.seconds(5), on: .main)  // Signal<Position, TimeoutError>
   /// ```
   ///
   /// - Parameters:

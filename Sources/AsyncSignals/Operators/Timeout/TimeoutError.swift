@@ -1,7 +1,7 @@
 /// The failure of a signal that did not terminate in time: what `timeout(_:on:)` fails with.
 ///
 /// ```swift
-/// request.timeout(.seconds(30), on: .main).subscribeError { (error: TimeoutError) in print(error) }
+/// location.take(1).timeout(.seconds(5), on: .main).subscribeError { (error: TimeoutError) in print(error) }
 /// ```
 ///
 /// - Note: ReactiveCocoa 2.5 `RACSignalErrorTimedOut` in `RACSignalErrorDomain`.
@@ -15,6 +15,10 @@ public struct TimeoutError: Error, Hashable, Sendable, CustomStringConvertible {
   public init() {}
 
   /// "The signal did not terminate in time."
+  ///
+  /// ```swift
+  /// print(TimeoutError())  // The signal did not terminate in time.
+  /// ```
   @inlinable
   public var description: String { "The signal did not terminate in time." }
 }

@@ -192,8 +192,8 @@ extension Signal {
   /// collection gives a signal that completes at once.
   ///
   /// ```swift
-  /// let columns: [Signal<Int, Never>] = [first, second, third]
-  /// Signal.zip(columns).subscribeNext { row in print(row) }  // [1, 10, 100], [2, 20, 200], …
+  /// let columns: [Signal<Int, Never>] = [.from([1, 2]), .from([10, 20]), .from([100, 200])]
+  /// Signal.zip(columns).subscribeNext { row in print(row) }  // [1, 10, 100], [2, 20, 200]
   /// ```
   ///
   /// - Parameter signals: The signals to zip, subscribed to in order.
