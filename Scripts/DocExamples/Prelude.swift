@@ -69,6 +69,27 @@ func render(_ position: Position) async {}
 func parse(_ data: Data) {}
 func runSearch(_ query: String) async {}
 
+// MARK: Examples outside the operators
+
+// Core, Commands, Disposables, Schedulers, Subjects
+enum LookupError: Error { case notFound }
+let subscriber = ClosureSubscriber<Int, LookupError>(next: { _ in }, error: { _ in }, completed: {})
+/// A thread-safe counter of your own (Scheduler.scheduleRecursive).
+final class Counter: Sendable {
+  init(_ value: Int) {}
+  var value: Int { 0 }
+  func decrement() -> Int { 0 }
+}
+/// A scheduler of your own; the example of `performAsCurrent(_:)` adds its `schedule(_:)`.
+final class CustomScheduler: Scheduler {
+  let queue = DispatchQueue(label: "custom")
+  var now: Date { Date() }
+  func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? { nil }
+  func schedule(
+    after date: Date, repeatingEvery interval: Duration, leeway: Duration, _ action: @escaping @Sendable () -> Void
+  ) -> (any Disposable)? { nil }
+}
+
 // MARK: Signals the examples subscribe to
 
 let scheduler = TestScheduler()

@@ -21,7 +21,9 @@ public enum CommandError<Failure: Error>: Error {
   /// The work's failure, or `nil` for ``notEnabled``.
   ///
   /// ```swift
-  /// if let failure = error.failure { print(failure) }
+  /// save.execute(document).subscribeError { error in
+  ///   if let failure = error.failure { print("save failed:", failure) }  // nil for .notEnabled
+  /// }
   /// ```
   ///
   /// - Note: RAC's work errors were the `NSError` itself; not-enabled was told apart by its domain and code.

@@ -28,7 +28,11 @@ public final class CompoundDisposable: Disposable {
   /// Creates a compound disposable holding the given children.
   ///
   /// ```swift
-  /// let both = CompoundDisposable([uploads, downloads])
+  /// let readings = CompoundDisposable([
+  ///   temperature.subscribeNext { print("temperature", $0) },
+  ///   humidity.subscribeNext { print("humidity", $0) },
+  /// ])
+  /// readings.dispose()  // ends both subscriptions
   /// ```
   ///
   /// - Parameter disposables: The initial children; those already disposed are skipped.

@@ -32,7 +32,7 @@ public final class SerialDisposable: Disposable {
   /// Creates a serial disposable holding `inner`, which may be `nil`.
   ///
   /// ```swift
-  /// let current = SerialDisposable(firstSearch)
+  /// let current = SerialDisposable(search(for: "swi").subscribeNext { print($0) })
   /// ```
   ///
   /// - Parameter inner: The initial inner disposable.
@@ -62,7 +62,7 @@ public final class SerialDisposable: Disposable {
   /// value is disposed at once and the property stays `nil`.
   ///
   /// ```swift
-  /// current.inner = search.subscribeNext { print($0) }  // the previous inner is not disposed
+  /// current.inner = search(for: "swift").subscribeNext { print($0) }  // the previous inner is not disposed
   /// ```
   public var inner: (any Disposable)? {
     get { state.withLock { $0.inner } }
@@ -75,7 +75,7 @@ public final class SerialDisposable: Disposable {
   /// is `nil`.
   ///
   /// ```swift
-  /// let previous = current.swap(newSearch)
+  /// let previous = current.swap(search(for: "swift").subscribeNext { print($0) })
   /// previous?.dispose()  // your choice, not the serial disposable's
   /// ```
   ///

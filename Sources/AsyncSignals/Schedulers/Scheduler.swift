@@ -145,9 +145,11 @@ extension Scheduler {
   /// where they are.
   ///
   /// ```swift
-  /// func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
-  ///   queue.async { self.performAsCurrent(action) }
-  ///   return nil
+  /// extension CustomScheduler {
+  ///   func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+  ///     queue.async { self.performAsCurrent(action) }
+  ///     return nil
+  ///   }
   /// }
   /// ```
   ///
