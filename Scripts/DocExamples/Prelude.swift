@@ -90,6 +90,48 @@ final class CustomScheduler: Scheduler {
   ) -> (any Disposable)? { nil }
 }
 
+// Bindings, Multicast, Sequences
+/// An object whose subscriptions end with it (Lifetime's examples).
+final class FeedModel: LifetimeProviding, Sendable {
+  let lifetime = Lifetime()
+  func refresh() {}
+}
+let model = FeedModel()
+struct Slider: Sendable {
+  var value: Double {
+    get { 0 }
+    nonmutating set {}
+  }
+}
+let slider = Slider()
+enum Color: Sendable { case black, red }
+final class Style: Sendable {
+  var color: Color {
+    get { .black }
+    set {}
+  }
+}
+let style = Style()
+let selectedColor = Signal<Color?, Never>.never
+/// A main-actor stand-in for a view.
+@MainActor final class Label { var text = "" }
+@MainActor let titleLabel = Label()
+@MainActor let subtitleLabel = Label()
+struct ViewModel: Sendable {
+  let title = Signal<String, Never>.never
+  let subtitle = Signal<String?, Never>.never
+}
+let viewModel = ViewModel()
+let keyboardWillShow = Notification.Name("UIKeyboardWillShowNotification")
+func refreshTimestamps() {}
+struct Image: Sendable {}
+struct DecodeError: Error {}
+let imageData = Data()
+func decode(_ data: Data) -> Result<Image, DecodeError> { .success(Image()) }
+struct Config: Sendable {}
+func loadConfig() -> Config { Config() }
+let fileLines = Signal<String, Never>.never
+
 // MARK: Signals the examples subscribe to
 
 let scheduler = TestScheduler()
