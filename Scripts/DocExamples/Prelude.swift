@@ -132,6 +132,37 @@ struct Config: Sendable {}
 func loadConfig() -> Config { Config() }
 let fileLines = Signal<String, Never>.never
 
+// Interop
+@MainActor final class Table { func show(_ rows: [String]) {} }
+@MainActor final class Banner { func show(_ error: some Error) {} }
+@MainActor let clockLabel = Label()
+@MainActor let table = Table()
+@MainActor let banner = Banner()
+let progress = Signal<Double, Never>.never
+let ticker = Signal<Double, Never>.never
+func redraw(_ price: Double) async {}
+func handle(_ message: String) async {}
+func archive(_ line: String) async {}
+extension Profile { var name: String { "" } }
+func loadProfile() async throws(APIError) -> Profile { Profile() }
+struct DeepThought: Sendable { func compute() async -> Int { 42 } }
+let deepThought = DeepThought()
+struct Cursor: Sendable {}
+extension Page { var next: Cursor? { nil } }
+extension API {
+  func page(after cursor: Cursor?) async throws(APIError) -> Page { Page() }
+  func session(for credentials: Credentials) async throws(LoginError) -> Session { Session() }
+}
+struct Row: Sendable {}
+extension Database { func query(_ sql: String) -> Signal<Row, StoreError> { .never } }
+struct SensorError: Error { let code: Int }
+struct Sensor: Sendable { let readings = Signal<Double, SensorError>.never }
+let sensor = Sensor()
+struct Frame: Sendable {}
+struct Camera: Sendable { let frames = Signal<Frame, Never>.never }
+let camera = Camera()
+func encode(_ frame: Frame) async {}
+
 // MARK: Signals the examples subscribe to
 
 let scheduler = TestScheduler()

@@ -21,7 +21,7 @@ import AsyncSignals
 ///
 /// ```swift
 /// let temperatures: Signal<Double, SensorError> = sensor.readings
-/// do {
+/// do throws(SensorError) {
 ///   for try await celsius in temperatures.values {
 ///     print(celsius)
 ///     if celsius > 100 { break }  // disposes the subscription
@@ -162,10 +162,12 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
     ///
     /// ```swift
     /// actor Thermostat {
+    ///   var isHeating = false
     ///   func follow(_ readings: Signal<Double, Never>) async {
     ///     var iterator = readings.values.makeAsyncIterator()
     ///     while let reading = await iterator.next(isolation: self) { adjust(to: reading) }
     ///   }
+    ///   func adjust(to celsius: Double) { isHeating = celsius < 19 }  // actor state, no `await`
     /// }
     /// ```
     ///
