@@ -14,8 +14,20 @@
 ///   failures the two cases are told apart by this enum, and the work's failure is wrapped in ``failed(_:)``.
 public enum CommandError<Failure: Error>: Error {
   /// The command was not enabled when ``Command/execute(_:)`` was called, so nothing ran.
+  ///
+  /// ```swift
+  /// save.execute(document).subscribeError { error in
+  ///   if case .notEnabled = error { print("already saving") }  // nothing ran
+  /// }
+  /// ```
   case notEnabled
   /// The work of the execution failed.
+  ///
+  /// ```swift
+  /// save.execute(document).subscribeError { error in
+  ///   if case .failed(let failure) = error { showError(failure) }  // also sent on `save.errors`
+  /// }
+  /// ```
   case failed(Failure)
 
   /// The work's failure, or `nil` for ``notEnabled``.

@@ -54,6 +54,11 @@ public final class SerialDisposable: Disposable {
   }
 
   /// Whether the serial disposable has been disposed.
+  ///
+  /// ```swift
+  /// current.dispose()
+  /// print(current.isDisposed, current.inner == nil)  // true true
+  /// ```
   public var isDisposed: Bool {
     disposed.load(ordering: .acquiring)
   }
@@ -94,6 +99,12 @@ public final class SerialDisposable: Disposable {
   }
 
   /// Disposes the current inner disposable (outside the lock) and marks this one disposed.
+  ///
+  /// ```swift
+  /// let current = SerialDisposable(search(for: "swi").subscribeNext { print($0) })
+  /// current.dispose()  // ends the search it holds
+  /// current.inner = search(for: "swift").subscribeNext { print($0) }  // disposed at once
+  /// ```
   public func dispose() {
     let (inner, onDispose) = state.withLock { state -> ((any Disposable)?, (@Sendable () -> Void)?) in
       guard !state.isDisposed else { return (nil, nil) }

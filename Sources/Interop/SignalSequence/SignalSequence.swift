@@ -41,6 +41,11 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
   let overflows: DropCounter?
 
   /// How each iterator buffers values that arrive while its consumer is busy.
+  ///
+  /// ```swift
+  /// print(location.values.bufferingPolicy)                                       // unbounded
+  /// print(location.values(bufferingPolicy: .bufferingNewest(1)).bufferingPolicy)  // bufferingNewest(1)
+  /// ```
   public let bufferingPolicy: SignalBufferingPolicy
 
   init(signal: Signal<Element, Failure>, bufferingPolicy: SignalBufferingPolicy, onDrop: (@Sendable (Element) -> Void)?)
