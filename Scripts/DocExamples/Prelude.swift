@@ -69,6 +69,100 @@ func render(_ position: Position) async {}
 func parse(_ data: Data) {}
 func runSearch(_ query: String) async {}
 
+// MARK: Examples outside the operators
+
+// Core, Commands, Disposables, Schedulers, Subjects
+enum LookupError: Error { case notFound }
+let subscriber = ClosureSubscriber<Int, LookupError>(next: { _ in }, error: { _ in }, completed: {})
+/// A thread-safe counter of your own (Scheduler.scheduleRecursive).
+final class Counter: Sendable {
+  init(_ value: Int) {}
+  var value: Int { 0 }
+  func decrement() -> Int { 0 }
+}
+/// A scheduler of your own; the example of `performAsCurrent(_:)` adds its `schedule(_:)`.
+final class CustomScheduler: Scheduler {
+  let queue = DispatchQueue(label: "custom")
+  var now: Date { Date() }
+  func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? { nil }
+  func schedule(
+    after date: Date, repeatingEvery interval: Duration, leeway: Duration, _ action: @escaping @Sendable () -> Void
+  ) -> (any Disposable)? { nil }
+}
+
+// Bindings, Multicast, Sequences
+/// An object whose subscriptions end with it (Lifetime's examples).
+final class FeedModel: LifetimeProviding, Sendable {
+  let lifetime = Lifetime()
+  func refresh() {}
+}
+let model = FeedModel()
+struct Slider: Sendable {
+  var value: Double {
+    get { 0 }
+    nonmutating set {}
+  }
+}
+let slider = Slider()
+enum Color: Sendable { case black, red }
+final class Style: Sendable {
+  var color: Color {
+    get { .black }
+    set {}
+  }
+}
+let style = Style()
+let selectedColor = Signal<Color?, Never>.never
+/// A main-actor stand-in for a view.
+@MainActor final class Label { var text = "" }
+@MainActor let titleLabel = Label()
+@MainActor let subtitleLabel = Label()
+struct ViewModel: Sendable {
+  let title = Signal<String, Never>.never
+  let subtitle = Signal<String?, Never>.never
+}
+let viewModel = ViewModel()
+let keyboardWillShow = Notification.Name("UIKeyboardWillShowNotification")
+func refreshTimestamps() {}
+struct Image: Sendable {}
+struct DecodeError: Error {}
+let imageData = Data()
+func decode(_ data: Data) -> Result<Image, DecodeError> { .success(Image()) }
+struct Config: Sendable {}
+func loadConfig() -> Config { Config() }
+let fileLines = Signal<String, Never>.never
+
+// Interop
+@MainActor final class Table { func show(_ rows: [String]) {} }
+@MainActor final class Banner { func show(_ error: some Error) {} }
+@MainActor let clockLabel = Label()
+@MainActor let table = Table()
+@MainActor let banner = Banner()
+let progress = Signal<Double, Never>.never
+let ticker = Signal<Double, Never>.never
+func redraw(_ price: Double) async {}
+func handle(_ message: String) async {}
+func archive(_ line: String) async {}
+extension Profile { var name: String { "" } }
+func loadProfile() async throws(APIError) -> Profile { Profile() }
+struct DeepThought: Sendable { func compute() async -> Int { 42 } }
+let deepThought = DeepThought()
+struct Cursor: Sendable {}
+extension Page { var next: Cursor? { nil } }
+extension API {
+  func page(after cursor: Cursor?) async throws(APIError) -> Page { Page() }
+  func session(for credentials: Credentials) async throws(LoginError) -> Session { Session() }
+}
+struct Row: Sendable {}
+extension Database { func query(_ sql: String) -> Signal<Row, StoreError> { .never } }
+struct SensorError: Error { let code: Int }
+struct Sensor: Sendable { let readings = Signal<Double, SensorError>.never }
+let sensor = Sensor()
+struct Frame: Sendable {}
+struct Camera: Sendable { let frames = Signal<Frame, Never>.never }
+let camera = Camera()
+func encode(_ frame: Frame) async {}
+
 // MARK: Signals the examples subscribe to
 
 let scheduler = TestScheduler()

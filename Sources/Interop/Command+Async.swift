@@ -33,18 +33,15 @@ extension Command {
   /// ```swift
   /// let login = Command<Credentials, Session, LoginError>(enabled: formIsValid) {
   ///   credentials async throws(LoginError) -> Session in
-  ///   try await api.logIn(credentials)  // runs in a task of its own, off the main actor
+  ///   try await api.session(for: credentials)  // runs in a task of its own, off the main actor
   /// }
   /// login.executing.subscribeNext(onMainActor: { spinner.isAnimating = $0 })
-  /// login.errors.subscribeNext(onMainActor: { alert.show($0) })
-  ///
-  /// // In a task on the main actor:
-  /// do {
-  ///   let session = try await login.execute(credentials).first()  // typed: CommandError<LoginError>
+  /// do throws(CommandError<LoginError>) {  // in a task on the main actor
+  ///   if let session = try await login.execute(credentials).first() { store(session) }
   /// } catch .notEnabled {
-  ///   // already logging in, or the form is invalid
-  /// } catch {
-  ///   print(error.failure)  // `.failed(let failure)`: also sent on `login.errors`
+  ///   print("already logging in, or the form is invalid")
+  /// } catch .failed(let failure) {
+  ///   showAlert(failure)  // also sent on `login.errors`
   /// }
   /// ```
   ///

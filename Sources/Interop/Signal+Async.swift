@@ -15,15 +15,15 @@ extension Signal {
   /// function returns or throws afterwards is ignored.
   ///
   /// ```swift
-  /// func fetchProfile() async throws(APIError) -> Profile { … }
-  /// let profile = Signal.async(fetchProfile)  // Signal<Profile, APIError>
+  /// // func loadProfile() async throws(APIError) -> Profile
+  /// let profile = Signal.async(loadProfile)  // Signal<Profile, APIError>
   /// profile.subscribeNext({ show($0) }, error: { showError($0) })
   ///
   /// let answer = Signal<Int, Never>.async { await deepThought.compute() }
   /// ```
   ///
   /// Swift 6 infers `throws(any Error)` for a closure that contains `try`, so a closure for a signal with a
-  /// typed failure names it: `{ () async throws(APIError) -> Profile in try await fetchProfile() }`. A
+  /// typed failure names it: `{ () async throws(APIError) -> Profile in try await loadProfile() }`. A
   /// function reference, as above, needs nothing.
   ///
   /// - Parameter operation: The work of one subscription; it should honour task cancellation.

@@ -32,12 +32,12 @@ extension Signal {
   /// missed:
   ///
   /// ```swift
-  /// let fixes = gps.fixes.publish().autoconnect()
-  /// Task { for await fix in fixes.values { await map.center(on: fix) } }  // the first loop connects
-  /// Task { for await fix in fixes.values { await log.record(fix) } }      // the second shares it
+  /// let fixes = location.publish().autoconnect()
+  /// Task { for await fix in fixes.values { await render(fix) } }  // the first loop connects
+  /// Task { for await fix in fixes.values { print(fix) } }         // the second shares it
   ///
   /// let settings = loadSettings().replayLast()  // subscribed once, now
-  /// for await current in settings.values { apply(current) }  // the latest settings first, then each change
+  /// for await current in settings.values { show(current) }  // the latest settings first, then each change
   /// ```
   ///
   /// The subscription is made in the isolation of the loop (`for await` passes it to
@@ -88,7 +88,7 @@ extension Signal {
   ///
   /// ```swift
   /// let prices = ticker.values(bufferingPolicy: .bufferingNewest(1)) { stale in
-  ///   log.debug("skipped price \(stale)")
+  ///   print("skipped price \(stale)")
   /// }
   /// for await price in prices { await redraw(price) }  // always the latest price
   /// ```

@@ -14,7 +14,7 @@ extension Signal {
   /// throws the signal's failure if it fails first.
   ///
   /// ```swift
-  /// let user = try await session.currentUser.first()  // User?, throws the signal's typed failure
+  /// let user = try await users.first()  // String?; throws the signal's typed failure, APIError
   /// ```
   ///
   /// - Parameter isolation: The caller's actor, which the call does not leave; filled in for you.
@@ -36,7 +36,7 @@ extension Signal {
   /// latest value, never a buffer.
   ///
   /// ```swift
-  /// let finalProgress = await upload.progress.last()  // Double?
+  /// let finalProgress = await progress.last()  // Double?
   /// ```
   ///
   /// - Parameter isolation: The caller's actor, which the call does not leave; filled in for you.
@@ -77,7 +77,7 @@ extension Signal {
   /// Throws the signal's failure if it fails. If the awaiting task is cancelled, returns at once.
   ///
   /// ```swift
-  /// try await migration.run().waitUntilCompleted()
+  /// try await migration.waitUntilCompleted()
   /// print("migrated")
   /// ```
   ///
@@ -100,10 +100,12 @@ extension Signal {
   /// `break`.
   ///
   /// ```swift
-  /// @MainActor func show(_ messages: Signal<Message, Never>) async {
+  /// @MainActor func follow(_ messages: Signal<Message, Never>) async {
+  ///   var inbox: [Message] = []
   ///   await messages.forEach { message in
-  ///     inbox.append(message)  // on the main actor
+  ///     inbox.append(message)  // on the main actor, one value at a time
   ///   }
+  ///   print("the conversation ended with", inbox.count, "messages")
   /// }
   /// ```
   ///

@@ -59,7 +59,7 @@ extension Signal {
   /// Delivery as in ``subscribeNext(onMainActor:error:completed:)``.
   ///
   /// ```swift
-  /// results.subscribeNext(onMainActor: { table.show($0) }, error: { banner.show($0) })
+  /// search.subscribeNext(onMainActor: { table.show($0) }, error: { banner.show($0) })
   /// ```
   ///
   /// - Parameters:
@@ -81,7 +81,7 @@ extension Signal where Failure == Never {
   /// Available when the signal cannot fail. Delivery as in ``subscribeNext(onMainActor:error:completed:)``.
   ///
   /// ```swift
-  /// clock.ticks.subscribeNext(onMainActor: { label.text = "\($0)" })
+  /// ticks.subscribeNext(onMainActor: { clockLabel.text = "\($0)" })
   /// ```
   ///
   /// - Parameter next: Called on the main actor with each value.
@@ -97,7 +97,7 @@ extension Signal where Failure == Never {
   /// Available when the signal cannot fail. Delivery as in ``subscribeNext(onMainActor:error:completed:)``.
   ///
   /// ```swift
-  /// download.progress.subscribeNext(onMainActor: { bar.value = $0 }, completed: { bar.isHidden = true })
+  /// progress.subscribeNext(onMainActor: { bar.value = $0 }, completed: { bar.isHidden = true })
   /// ```
   ///
   /// - Parameters:

@@ -9,10 +9,11 @@
 /// ```swift
 /// final class ProfileModel: LifetimeProviding, @unchecked Sendable {
 ///   let lifetime = Lifetime()
-///   var name = ""  // guarded by …
+///   var name = ""  // in real code, guarded by a lock of the model's own
 /// }
-/// names.bind(to: model, keyPath: \.name)   // ends when the model goes away
-/// ticks.subscribeNext { … }.dispose(with: model.lifetime)
+/// let model = ProfileModel()
+/// names.bind(to: model, keyPath: \.name)  // ends when the model goes away
+/// ticks.subscribeNext { print($0) }.dispose(with: model.lifetime)
 /// ```
 ///
 /// - Note: ReactiveCocoa 2.5 `rac_deallocDisposable` (the disposables added here) and `rac_willDeallocSignal`
@@ -50,7 +51,7 @@ public final class Lifetime: Sendable {
   /// Disposes `disposable` when the lifetime ends.
   ///
   /// ```swift
-  /// model.lifetime.add(timer.subscribeNext { _ in model.refresh() })
+  /// model.lifetime.add(ticks.subscribeNext { [weak model] _ in model?.refresh() })  // weak: no cycle
   /// ```
   ///
   /// - Parameter disposable: What to dispose.
@@ -62,7 +63,10 @@ public final class Lifetime: Sendable {
   /// Forgets `disposable` without disposing it (for a subscription that ended on its own).
   ///
   /// ```swift
-  /// model.lifetime.remove(finishedSubscription)
+  /// let migrating = migration.subscribeError({ print($0) }, completed: { print("migrated") })
+  /// model.lifetime.add(migrating)
+  /// // … once the migration has ended on its own:
+  /// model.lifetime.remove(migrating)
   /// ```
   ///
   /// - Parameter disposable: What to forget.
@@ -96,7 +100,7 @@ extension Disposable {
   /// Disposes this disposable when `lifetime` ends.
   ///
   /// ```swift
-  /// clock.subscribeNext { view.update($0) }.dispose(with: view.lifetime)
+  /// ticks.subscribeNext { [weak model] _ in model?.refresh() }.dispose(with: model.lifetime)
   /// ```
   ///
   /// - Parameter lifetime: The lifetime that ends it.

@@ -48,7 +48,7 @@ extension NotificationCenter {
   /// As ``signal(forName:object:_:)``, for when the fact of the notification is enough.
   ///
   /// ```swift
-  /// NotificationCenter.default.signal(forName: .NSSystemClockDidChange)
+  /// NotificationCenter.default.signal(forName: .NSSystemTimeZoneDidChange)
   ///   .subscribeNext { _ in refreshTimestamps() }
   /// ```
   ///

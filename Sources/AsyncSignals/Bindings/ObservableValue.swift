@@ -10,9 +10,10 @@
 ///   let username = ObservableValue("")
 ///   let password = ObservableValue("")
 /// }
+/// let model = LoginViewModel()
 /// model.username.signal.subscribeNext { print("username is now", $0) }  // prints "" at once
 /// model.username.value = "ada"                                          // prints "ada"
-/// textChanges.bind(to: model.username, keyPath: \.value)                // RAC(model, username) = …
+/// text.bind(to: model.username, keyPath: \.value)                       // RAC(model, username) = …
 /// ```
 ///
 /// - Note: Replaces ReactiveCocoa 2.5 `RACObserve(object, keyPath)` (`-rac_valuesForKeyPath:observer:`), which
@@ -24,7 +25,8 @@ public final class ObservableValue<Value: Sendable>: LifetimeProviding, Sendable
   /// The lifetime of this observable value: bindings into it end with it.
   ///
   /// ```swift
-  /// clicks.subscribeNext { _ in counter.value += 1 }.dispose(with: counter.lifetime)
+  /// let counter = ObservableValue(0)
+  /// clicks.subscribeNext { [weak counter] _ in counter?.value += 1 }.dispose(with: counter.lifetime)
   /// ```
   ///
   /// - Note: ReactiveCocoa 2.5 `rac_deallocDisposable` of the observed object.

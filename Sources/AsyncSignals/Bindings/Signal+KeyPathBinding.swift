@@ -20,9 +20,15 @@ extension Signal where Failure == Never {
   ///
   /// ```swift
   /// final class Profile: @unchecked Sendable {  // guards `name` with a lock of its own
-  ///   var name: String { get { … } set { … } }
+  ///   private let lock = NSLock()
+  ///   private var storedName = ""
+  ///   var name: String {
+  ///     get { lock.withLock { storedName } }
+  ///     set { lock.withLock { storedName = newValue } }
+  ///   }
   /// }
-  /// userNames.bind(to: profile, keyPath: \.name)
+  /// let profile = Profile()
+  /// names.bind(to: profile, keyPath: \.name)
   /// ```
   ///
   /// - Parameters:

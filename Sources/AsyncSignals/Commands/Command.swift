@@ -50,8 +50,8 @@ public final class Command<Input: Sendable, Output: Sendable, Failure: Error>: S
   /// succeeded or failed; failures are on ``errors``. Completes when the command is deinitialised.
   ///
   /// ```swift
-  /// search.executionSignals.subscribeNext { execution in
-  ///   execution.subscribeNext { results in show(results) }
+  /// save.executionSignals.subscribeNext { execution in
+  ///   execution.subscribeNext { print("saved", $0) }  // failures are on `errors`
   /// }
   /// ```
   ///
@@ -181,7 +181,8 @@ public final class Command<Input: Sendable, Output: Sendable, Failure: Error>: S
   /// Setting it updates ``enabled``. Safe to read and write from any thread.
   ///
   /// ```swift
-  /// upload.allowsConcurrentExecution = true
+  /// let downloads = Command<URL, Data, Never> { url in download(url) }
+  /// downloads.allowsConcurrentExecution = true  // several downloads at once
   /// ```
   ///
   /// - Note: ReactiveCocoa 2.5 `allowsConcurrentExecution` (atomic, default `NO`).
@@ -241,7 +242,8 @@ extension Command where Input == Void {
   /// command without input.
   ///
   /// ```swift
-  /// refresh.execute().subscribeError { print($0) }
+  /// let refresh = Command<Void, [Item], APIError> { api.items() }
+  /// refresh.execute().subscribeNext({ show($0) }, error: { print($0) })
   /// ```
   ///
   /// - Returns: The execution's signal.

@@ -14,10 +14,26 @@
 @frozen
 public enum Event<Value, Failure: Error> {
   /// A value.
+  ///
+  /// ```swift
+  /// search.materialize().subscribeNext { event in
+  ///   if case .next(let results) = event { print(results.count, "results") }
+  /// }
+  /// ```
   case next(Value)
   /// A failure; terminates the signal.
+  ///
+  /// ```swift
+  /// download.materialize().subscribeNext { event in
+  ///   if case .error(let error) = event { print("download failed:", error.code) }
+  /// }
+  /// ```
   case error(Failure)
   /// Successful completion; terminates the signal.
+  ///
+  /// ```swift
+  /// subject.send(.completed)  // as subject.sendCompleted()
+  /// ```
   case completed
 
   /// Whether this is `error` or `completed`. RAC calls this `finished`.
@@ -103,6 +119,11 @@ extension Event: Hashable where Value: Hashable, Failure: Hashable {}
 
 extension Event: CustomStringConvertible {
   /// `next(value)`, `error(failure)` or `completed`.
+  ///
+  /// ```swift
+  /// print(Event<Int, Never>.next(1))      // next(1)
+  /// print(Event<Int, Never>.completed)    // completed
+  /// ```
   public var description: String {
     switch self {
     case .next(let value): return "next(\(value))"

@@ -113,7 +113,7 @@ extension Signal {
   /// Subscribes with closures for the failure and completion; values are not observed.
   ///
   /// ```swift
-  /// save.subscribeError({ print("failed", $0) }, completed: { print("saved") })
+  /// upload.subscribeError({ print("upload failed:", $0) }, completed: { print("uploaded") })
   /// ```
   ///
   /// - Parameters:
@@ -244,7 +244,7 @@ extension Signal where Failure == Never {
   /// Subscribes with a closure for completion; values are not observed.
   ///
   /// ```swift
-  /// migration.subscribeCompleted { print("migrated") }
+  /// countdown.subscribeCompleted { print("liftoff") }
   /// ```
   ///
   /// - Parameter completed: Called on completion.

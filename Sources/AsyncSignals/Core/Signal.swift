@@ -64,6 +64,11 @@ public class Signal<Value: Sendable, Failure: Error>: @unchecked Sendable, Custo
   }
 
   /// The signal's name, or its type when it has none.
+  ///
+  /// ```swift
+  /// print(ticks)                 // Signal<Int, Never>
+  /// print(ticks.named("clock"))  // clock
+  /// ```
   public var description: String {
     name.isEmpty ? "Signal<\(Value.self), \(Failure.self)>" : name
   }

@@ -21,8 +21,20 @@
 ///   `-didSubscribeWithDisposable:`). RAC's block subscriber and passthrough wrapper are internal here.
 public protocol Subscriber<Value, Failure>: Sendable {
   /// The type of the values received.
+  ///
+  /// ```swift
+  /// func send<S: Subscriber>(_ values: [S.Value], to subscriber: S) {
+  ///   for value in values { subscriber.sendNext(value) }
+  /// }
+  /// ```
   associatedtype Value: Sendable
   /// The type of the failure received.
+  ///
+  /// ```swift
+  /// func fail<S: Subscriber>(_ subscriber: S, with error: S.Failure) {
+  ///   subscriber.sendError(error)
+  /// }
+  /// ```
   associatedtype Failure: Error
 
   /// Receives a value.
@@ -62,6 +74,14 @@ public protocol Subscriber<Value, Failure>: Sendable {
 
 extension Subscriber {
   /// Ignores the disposable.
+  ///
+  /// ```swift
+  /// struct Printer: Subscriber {  // no didSubscribe(with:) of its own: this one ignores the disposable
+  ///   func sendNext(_ value: Int) { print(value) }
+  ///   func sendError(_ error: Never) {}
+  ///   func sendCompleted() {}
+  /// }
+  /// ```
   public func didSubscribe(with disposable: any Disposable) {}
 
   /// Sends `event` through the matching `send…` method.

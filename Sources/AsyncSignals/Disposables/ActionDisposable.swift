@@ -44,11 +44,24 @@ public final class ActionDisposable: Disposable, @unchecked Sendable {
   }
 
   /// Whether `dispose()` has been called.
+  ///
+  /// ```swift
+  /// let request = ActionDisposable { print("request cancelled") }
+  /// print(request.isDisposed)  // false
+  /// request.dispose()          // request cancelled
+  /// print(request.isDisposed)  // true
+  /// ```
   public var isDisposed: Bool {
     disposed.load(ordering: .acquiring)
   }
 
   /// Runs the action if this is the first call; otherwise does nothing.
+  ///
+  /// ```swift
+  /// let cleanup = ActionDisposable { print("cleaned up") }
+  /// DispatchQueue.global().async { cleanup.dispose() }
+  /// cleanup.dispose()  // whichever call comes first runs the action, on its own thread, once
+  /// ```
   public func dispose() {
     guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
     let action = self.action

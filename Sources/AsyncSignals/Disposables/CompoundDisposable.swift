@@ -21,6 +21,11 @@ public final class CompoundDisposable: Disposable {
   private let disposed = Atomic<Bool>(false)  // mirrors `state`'s `isDisposed` for lock-free reads
 
   /// Creates an empty compound disposable.
+  ///
+  /// ```swift
+  /// let subscriptions = CompoundDisposable()
+  /// subscriptions.add(clicks.subscribeNext { print($0) })
+  /// ```
   public init() {
     state = LockedState(DisposableBag())
   }
@@ -28,7 +33,11 @@ public final class CompoundDisposable: Disposable {
   /// Creates a compound disposable holding the given children.
   ///
   /// ```swift
-  /// let both = CompoundDisposable([uploads, downloads])
+  /// let readings = CompoundDisposable([
+  ///   temperature.subscribeNext { print("temperature", $0) },
+  ///   humidity.subscribeNext { print("humidity", $0) },
+  /// ])
+  /// readings.dispose()  // ends both subscriptions
   /// ```
   ///
   /// - Parameter disposables: The initial children; those already disposed are skipped.
@@ -52,6 +61,11 @@ public final class CompoundDisposable: Disposable {
   }
 
   /// Whether the compound has been disposed.
+  ///
+  /// ```swift
+  /// subscriptions.dispose()
+  /// print(subscriptions.isDisposed)  // true: a child added from now on is disposed at once
+  /// ```
   public var isDisposed: Bool {
     disposed.load(ordering: .acquiring)
   }
@@ -86,6 +100,13 @@ public final class CompoundDisposable: Disposable {
   }
 
   /// Disposes every child (outside the lock) and marks the compound disposed; later calls do nothing.
+  ///
+  /// ```swift
+  /// let screen = CompoundDisposable()
+  /// screen.add(clicks.subscribeNext { print($0) })
+  /// screen.add(ticks.subscribeNext { print($0) })
+  /// screen.dispose()  // ends both; a second call does nothing
+  /// ```
   public func dispose() {
     let children = state.withLock { bag in
       if !bag.isDisposed { disposed.store(true, ordering: .releasing) }

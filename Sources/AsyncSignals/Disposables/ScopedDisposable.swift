@@ -14,6 +14,11 @@
 /// - Note: ReactiveCocoa 2.5 `RACScopedDisposable` (`+scopedDisposableWithDisposable:`).
 public final class ScopedDisposable: Disposable {
   /// The disposable this one disposes.
+  ///
+  /// ```swift
+  /// let clock = ScopedDisposable(ticks.subscribeNext { print($0) })
+  /// subscriptions.add(clock.wrapped)  // the subscription itself, which `clock` also ends when it goes away
+  /// ```
   public let wrapped: any Disposable
 
   /// Wraps `disposable`, to be disposed when this scoped disposable is deinitialised or disposed.
@@ -32,8 +37,19 @@ public final class ScopedDisposable: Disposable {
   }
 
   /// Whether the wrapped disposable has been disposed.
+  ///
+  /// ```swift
+  /// let clock = ScopedDisposable(ticks.subscribeNext { print($0) })
+  /// clock.wrapped.dispose()
+  /// print(clock.isDisposed)  // true: the wrapped disposable's state
+  /// ```
   public var isDisposed: Bool { wrapped.isDisposed }
 
   /// Disposes the wrapped disposable now.
+  ///
+  /// ```swift
+  /// let clock = ScopedDisposable(ticks.subscribeNext { print($0) })
+  /// clock.dispose()  // ends the subscription now, without waiting for `clock` to go away
+  /// ```
   public func dispose() { wrapped.dispose() }
 }

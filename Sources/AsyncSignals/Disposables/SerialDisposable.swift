@@ -32,7 +32,7 @@ public final class SerialDisposable: Disposable {
   /// Creates a serial disposable holding `inner`, which may be `nil`.
   ///
   /// ```swift
-  /// let current = SerialDisposable(firstSearch)
+  /// let current = SerialDisposable(search(for: "swi").subscribeNext { print($0) })
   /// ```
   ///
   /// - Parameter inner: The initial inner disposable.
@@ -54,6 +54,11 @@ public final class SerialDisposable: Disposable {
   }
 
   /// Whether the serial disposable has been disposed.
+  ///
+  /// ```swift
+  /// current.dispose()
+  /// print(current.isDisposed, current.inner == nil)  // true true
+  /// ```
   public var isDisposed: Bool {
     disposed.load(ordering: .acquiring)
   }
@@ -62,7 +67,7 @@ public final class SerialDisposable: Disposable {
   /// value is disposed at once and the property stays `nil`.
   ///
   /// ```swift
-  /// current.inner = search.subscribeNext { print($0) }  // the previous inner is not disposed
+  /// current.inner = search(for: "swift").subscribeNext { print($0) }  // the previous inner is not disposed
   /// ```
   public var inner: (any Disposable)? {
     get { state.withLock { $0.inner } }
@@ -75,7 +80,7 @@ public final class SerialDisposable: Disposable {
   /// is `nil`.
   ///
   /// ```swift
-  /// let previous = current.swap(newSearch)
+  /// let previous = current.swap(search(for: "swift").subscribeNext { print($0) })
   /// previous?.dispose()  // your choice, not the serial disposable's
   /// ```
   ///
@@ -94,6 +99,12 @@ public final class SerialDisposable: Disposable {
   }
 
   /// Disposes the current inner disposable (outside the lock) and marks this one disposed.
+  ///
+  /// ```swift
+  /// let current = SerialDisposable(search(for: "swi").subscribeNext { print($0) })
+  /// current.dispose()  // ends the search it holds
+  /// current.inner = search(for: "swift").subscribeNext { print($0) }  // disposed at once
+  /// ```
   public func dispose() {
     let (inner, onDispose) = state.withLock { state -> ((any Disposable)?, (@Sendable () -> Void)?) in
       guard !state.isDisposed else { return (nil, nil) }

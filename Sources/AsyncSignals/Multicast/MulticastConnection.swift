@@ -11,7 +11,9 @@ import Synchronization
 /// ```swift
 /// let request = Signal<Data, URLError>.create { subscriber in
 ///   print("sending request")  // once, however many subscribers
-///   …
+///   subscriber.sendNext(Data())
+///   subscriber.sendCompleted()
+///   return nil
 /// }
 /// let connection = request.multicast(ReplaySubject())
 /// connection.connect()
@@ -25,7 +27,9 @@ public final class MulticastConnection<Value: Sendable, Failure: Error>: Sendabl
   /// The subject that subscribers attach to; it sends nothing before ``connect()``.
   ///
   /// ```swift
+  /// let connection = ticks.publish()
   /// connection.signal.subscribeNext { print($0) }
+  /// connection.connect()
   /// ```
   ///
   /// - Note: ReactiveCocoa 2.5 `signal`.

@@ -74,8 +74,8 @@ extension Signal {
   /// Disposing the subscriptions never disposes the shared one; it ends when the source terminates.
   ///
   /// ```swift
-  /// let avatar = downloadAvatar().replayLazily()  // nothing happens yet
-  /// avatar.subscribeNext({ show($0) }, error: { _ in })  // the download starts
+  /// let avatar = download.replayLazily()  // nothing happens yet
+  /// avatar.subscribeNext({ show($0) }, error: { showError($0) })  // the download starts
   /// ```
   ///
   /// - Returns: A signal that starts the source on its first subscription and replays all values.

@@ -8,7 +8,7 @@ extension Signal {
   ///
   /// ```swift
   /// let thumbnail = Signal<Image, DecodeError>.startLazily(on: QueueScheduler(name: "decode")) { subscriber in
-  ///   switch decode(data) {
+  ///   switch decode(imageData) {
   ///   case .success(let image): subscriber.sendNext(image); subscriber.sendCompleted()
   ///   case .failure(let error): subscriber.sendError(error)
   ///   }

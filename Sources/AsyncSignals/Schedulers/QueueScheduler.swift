@@ -26,9 +26,18 @@ import Foundation
 ///   `.utility` and `.background`.
 public final class QueueScheduler: Scheduler, SerialExecutor {
   /// The scheduler's name, also the label of its queue.
+  ///
+  /// ```swift
+  /// print(QueueScheduler(name: "images").name)  // images
+  /// ```
   public let name: String
 
   /// The serial queue the scheduler's blocks run on.
+  ///
+  /// ```swift
+  /// // For a Dispatch API that takes a queue; blocks it runs there do not have the scheduler as current.
+  /// let timer = DispatchSource.makeTimerSource(queue: worker.queue)
+  /// ```
   public let queue: DispatchQueue
 
   @usableFromInline
@@ -74,9 +83,17 @@ public final class QueueScheduler: Scheduler, SerialExecutor {
   }
 
   /// The wall-clock time.
+  ///
+  /// ```swift
+  /// print(worker.now)  // the current date and time
+  /// ```
   public var now: Date { Date() }
 
   /// Runs `action` asynchronously on the queue, after the blocks already scheduled.
+  ///
+  /// ```swift
+  /// worker.schedule { print(Schedulers.current === worker) }  // true, later, on the worker's queue
+  /// ```
   ///
   /// - Returns: A disposable that cancels `action` if it has not started.
   @discardableResult
@@ -92,6 +109,10 @@ public final class QueueScheduler: Scheduler, SerialExecutor {
   /// Runs `action` on the queue at or after the wall-clock `date`; as soon as possible if `date` has passed,
   /// however long ago (`Date.distantPast` included).
   ///
+  /// ```swift
+  /// worker.schedule(after: Date().addingTimeInterval(60)) { print("a minute later, by the wall clock") }
+  /// ```
+  ///
   /// - Returns: A disposable that cancels `action` if it has not started.
   @discardableResult
   public func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
@@ -104,6 +125,11 @@ public final class QueueScheduler: Scheduler, SerialExecutor {
   }
 
   /// Runs `action` on the queue once `delay` has passed on the monotonic clock.
+  ///
+  /// ```swift
+  /// let retry = worker.schedule(afterDelay: .seconds(2)) { print("retrying") }
+  /// retry?.dispose()  // cancels it if it has not started
+  /// ```
   ///
   /// - Returns: A disposable that cancels `action` if it has not started.
   @discardableResult
@@ -119,6 +145,13 @@ public final class QueueScheduler: Scheduler, SerialExecutor {
 
   /// Runs `action` on the queue at the wall-clock `date` and then every `interval`, with a Dispatch timer. A
   /// `date` that has passed, however long ago, starts the timer at once.
+  ///
+  /// ```swift
+  /// let heartbeat = worker.schedule(after: Date(), repeatingEvery: .seconds(30), leeway: .seconds(1)) {
+  ///   print("ping")
+  /// }
+  /// heartbeat?.dispose()  // cancels the timer
+  /// ```
   ///
   /// - Returns: A disposable that cancels the timer.
   @discardableResult
@@ -145,6 +178,14 @@ public final class QueueScheduler: Scheduler, SerialExecutor {
   // MARK: SerialExecutor
 
   /// Runs an actor's job on the scheduler's queue, with the scheduler as ``Schedulers/current``.
+  ///
+  /// ```swift
+  /// actor Store {
+  ///   nonisolated let scheduler = QueueScheduler(name: "store")
+  ///   nonisolated var unownedExecutor: UnownedSerialExecutor { scheduler.asUnownedSerialExecutor() }
+  ///   func save() { print(Schedulers.current === scheduler) }  // true: the runtime enqueued this job here
+  /// }
+  /// ```
   public func enqueue(_ job: consuming ExecutorJob) {
     let job = UnownedJob(job)
     queue.async {
@@ -165,6 +206,12 @@ public final class QueueScheduler: Scheduler, SerialExecutor {
   }
 
   /// Stops the program unless the caller is running on the scheduler's queue.
+  ///
+  /// ```swift
+  /// worker.queue.async {
+  ///   worker.checkIsolated()  // returns: this is the worker's queue; anywhere else it stops the program
+  /// }
+  /// ```
   public func checkIsolated() {
     dispatchPrecondition(condition: .onQueue(queue))
   }

@@ -95,6 +95,11 @@ public protocol Scheduler: AnyObject, Sendable {
 
 extension Scheduler {
   /// Schedules `action` at `now + delay` through ``schedule(after:_:)``.
+  ///
+  /// ```swift
+  /// // A scheduler of your own gets it from its schedule(after:_:):
+  /// CustomScheduler().schedule(afterDelay: .seconds(1)) { print("a second after its `now`") }
+  /// ```
   @discardableResult
   public func schedule(afterDelay delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
     schedule(after: now.addingTimeInterval(Swift.max(0, delay.timeInterval)), action)
@@ -145,9 +150,11 @@ extension Scheduler {
   /// where they are.
   ///
   /// ```swift
-  /// func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
-  ///   queue.async { self.performAsCurrent(action) }
-  ///   return nil
+  /// extension CustomScheduler {
+  ///   func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+  ///     queue.async { self.performAsCurrent(action) }
+  ///     return nil
+  ///   }
   /// }
   /// ```
   ///
@@ -163,6 +170,7 @@ extension Scheduler where Self == ImmediateScheduler {
   /// The scheduler that runs blocks at once, on the calling thread: ``ImmediateScheduler/shared``.
   ///
   /// ```swift
+  /// // On the main actor or in a task, the subscription runs at once, and so does the walk:
   /// MemoizedSequence([1, 2, 3]).signal(on: .immediate).subscribeNext { print($0) }  // 1, 2, 3, at once
   /// ```
   public static var immediate: ImmediateScheduler { .shared }

@@ -18,6 +18,10 @@ import Foundation
 /// - Note: ReactiveCocoa 2.5 `+subscriptionScheduler` (private in RAC).
 public final class SubscriptionScheduler: Scheduler {
   /// The subscription scheduler.
+  ///
+  /// ```swift
+  /// let safely = work.subscribe(on: SubscriptionScheduler.shared)  // also written `.subscription`
+  /// ```
   public static let shared = SubscriptionScheduler()
 
   private init() {}
@@ -30,10 +34,20 @@ public final class SubscriptionScheduler: Scheduler {
   }
 
   /// The wall-clock time.
+  ///
+  /// ```swift
+  /// print(SubscriptionScheduler.shared.now)  // the current date and time
+  /// ```
   public var now: Date { Date() }
 
   /// Runs `action` now if a scheduler is current or the caller runs in a task, otherwise on the background
   /// scheduler.
+  ///
+  /// ```swift
+  /// worker.schedule {
+  ///   SubscriptionScheduler.shared.schedule { print("at once, on the worker") }  // a scheduler is current
+  /// }
+  /// ```
   ///
   /// - Returns: `nil` if `action` already ran, otherwise a disposable that cancels it.
   @discardableResult
@@ -43,18 +57,35 @@ public final class SubscriptionScheduler: Scheduler {
   }
 
   /// Schedules `action` at `date` on the current scheduler, or on the background one.
+  ///
+  /// ```swift
+  /// SubscriptionScheduler.shared.schedule(after: Date().addingTimeInterval(1)) { print("a second later") }
+  /// ```
   @discardableResult
   public func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
     target.schedule(after: date, action)
   }
 
   /// Schedules `action` after `delay` on the current scheduler, or on the background one.
+  ///
+  /// ```swift
+  /// worker.schedule {
+  ///   SubscriptionScheduler.shared.schedule(afterDelay: .seconds(1)) { print("on the worker, a second later") }
+  /// }
+  /// ```
   @discardableResult
   public func schedule(afterDelay delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
     target.schedule(afterDelay: delay, action)
   }
 
   /// Schedules repeating work on the current scheduler, or on the background one.
+  ///
+  /// ```swift
+  /// let polling = SubscriptionScheduler.shared.schedule(
+  ///   after: Date(), repeatingEvery: .seconds(5), leeway: .seconds(1)
+  /// ) { print("poll") }  // on the current scheduler, or the background one
+  /// polling?.dispose()
+  /// ```
   @discardableResult
   public func schedule(
     after date: Date, repeatingEvery interval: Duration, leeway: Duration, _ action: @escaping @Sendable () -> Void

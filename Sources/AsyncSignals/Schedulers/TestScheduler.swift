@@ -87,6 +87,12 @@ public final class TestScheduler: Scheduler {
   }
 
   /// The virtual time.
+  ///
+  /// ```swift
+  /// let scheduler = TestScheduler()
+  /// scheduler.advance(by: .seconds(90))
+  /// print(scheduler.now.timeIntervalSinceReferenceDate)  // 90.0
+  /// ```
   public var now: Date {
     date(state.withLock { $0.now })
   }
@@ -105,6 +111,12 @@ public final class TestScheduler: Scheduler {
 
   /// Schedules `action` at the current virtual time, after everything already due by then.
   ///
+  /// ```swift
+  /// scheduler.schedule { print("first") }
+  /// scheduler.schedule { print("second") }
+  /// scheduler.advance()  // first, second: both due at the current virtual time
+  /// ```
+  ///
   /// - Returns: A disposable that removes `action` if it has not run.
   @discardableResult
   public func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
@@ -112,6 +124,11 @@ public final class TestScheduler: Scheduler {
   }
 
   /// Schedules `action` at the virtual time `date`, or at the current one if `date` has passed.
+  ///
+  /// ```swift
+  /// scheduler.schedule(after: scheduler.now.addingTimeInterval(5)) { print("five virtual seconds later") }
+  /// scheduler.advance(by: .seconds(5))  // prints it
+  /// ```
   ///
   /// - Returns: A disposable that removes `action` if it has not run.
   @discardableResult
@@ -121,6 +138,11 @@ public final class TestScheduler: Scheduler {
 
   /// Schedules `action` once the virtual clock has moved on by `delay`.
   ///
+  /// ```swift
+  /// scheduler.schedule(afterDelay: .milliseconds(300)) { print("debounced") }
+  /// scheduler.advance(by: .milliseconds(300))  // debounced
+  /// ```
+  ///
   /// - Returns: A disposable that removes `action` if it has not run.
   @discardableResult
   public func schedule(afterDelay delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
@@ -128,6 +150,11 @@ public final class TestScheduler: Scheduler {
   }
 
   /// Schedules `action` at `date` and then every `interval` of virtual time; `leeway` is ignored.
+  ///
+  /// ```swift
+  /// scheduler.schedule(after: scheduler.now, repeatingEvery: .seconds(1), leeway: .zero) { print("tick") }
+  /// scheduler.advance(by: .seconds(2))  // three ticks: at 0, 1 and 2 seconds
+  /// ```
   ///
   /// - Returns: A disposable that removes the repeating work.
   @discardableResult

@@ -129,7 +129,7 @@ extension MemoizedSequence {
   ///
   /// ```swift
   /// // Whether any element is negative, reading only up to the first one that is.
-  /// let anyNegative = numbers.foldRight(false) { element, rest in element < 0 || rest() }
+  /// let anyNegative = MemoizedSequence([3, -1, 4]).foldRight(false) { element, rest in element < 0 || rest() }
   /// ```
   ///
   /// - Parameters:

@@ -44,7 +44,7 @@ extension MemoizedSequence {
   /// A signal that sends the elements on a new background scheduler, then completes.
   ///
   /// ```swift
-  /// words.signal().subscribeNext { print($0) }
+  /// MemoizedSequence(["reactive", "signals"]).signal().subscribeNext { print($0) }  // on a background queue
   /// ```
   ///
   /// - Returns: A cold signal of the elements.
@@ -88,9 +88,10 @@ extension Signal {
   /// when nothing holds the sequence any more.
   ///
   /// ```swift
+  /// var received = Data()
   /// for result in download.resultSequence {
   ///   switch result {
-  ///   case .success(let chunk): append(chunk)
+  ///   case .success(let chunk): received.append(chunk)
   ///   case .failure(let error): print("failed:", error)
   ///   }
   /// }

@@ -96,7 +96,7 @@ public struct MemoizedSequence<Element: Sendable>: Sendable {
   /// reads the sequence, one at a time.
   ///
   /// ```swift
-  /// func naturals(from n: Int) -> MemoizedSequence<Int> {
+  /// @Sendable func naturals(from n: Int) -> MemoizedSequence<Int> {
   ///   MemoizedSequence(head: { n }, tail: { naturals(from: n + 1) })
   /// }
   /// print(Array(naturals(from: 1).prefix(3)))  // [1, 2, 3]
@@ -218,7 +218,8 @@ public struct MemoizedSequence<Element: Sendable>: Sendable {
   /// An eager copy: every element is computed now, and operations on it compute their results at once.
   ///
   /// ```swift
-  /// let evaluated = expensive.eagerSequence  // runs all the work now
+  /// let squares = MemoizedSequence(1...1_000).map { $0 * $0 }  // lazy: nothing computed yet
+  /// let evaluated = squares.eagerSequence  // computes every square now
   /// ```
   ///
   /// - Note: ReactiveCocoa 2.5 `eagerSequence`. Does not return for an endless sequence.
@@ -229,7 +230,7 @@ public struct MemoizedSequence<Element: Sendable>: Sendable {
   /// A lazy copy: the same elements, and operations on it are lazy.
   ///
   /// ```swift
-  /// let doubled = numbers.eagerSequence.lazySequence.map { $0 * 2 }  // computed when read
+  /// let doubled = MemoizedSequence([1, 2, 3]).eagerSequence.lazySequence.map { $0 * 2 }  // computed when read
   /// ```
   ///
   /// - Note: ReactiveCocoa 2.5 `lazySequence`. (Not `lazy`, which is the standard library's `LazySequence`.)
@@ -253,6 +254,7 @@ extension MemoizedSequence: Sequence {
     /// The next element, computed if it has not been yet, or `nil` at the end.
     ///
     /// ```swift
+    /// var iterator = MemoizedSequence(["first line", "second line"]).makeIterator()
     /// while let line = iterator.next() { print(line) }
     /// ```
     ///
@@ -270,7 +272,7 @@ extension MemoizedSequence: Sequence {
   /// An iterator over the elements; it keeps only its current position.
   ///
   /// ```swift
-  /// for element in sequence { print(element) }  // uses makeIterator()
+  /// for element in MemoizedSequence([1, 2, 3]) { print(element) }  // uses makeIterator()
   /// ```
   ///
   /// - Note: ReactiveCocoa 2.5 `objectEnumerator`.

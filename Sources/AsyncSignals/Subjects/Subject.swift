@@ -88,7 +88,8 @@ public class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failure>, S
   /// later sends are ignored, and the subscriptions it made as a subscriber are disposed.
   ///
   /// ```swift
-  /// subject.sendError(error)
+  /// let pages = Subject<Page, APIError>()
+  /// pages.sendError(APIError())  // every subscriber receives it; later sends are ignored
   /// ```
   ///
   /// - Parameter error: The failure.
@@ -118,7 +119,7 @@ public class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failure>, S
   /// ``Signal/subscribe(_:)`` calls it; you rarely need to.
   ///
   /// ```swift
-  /// source.subscribe(subject)  // disposed when subject terminates
+  /// clicks.subscribe(subject)  // disposed when subject terminates
   /// ```
   ///
   /// - Parameter disposable: The subscription's disposable.

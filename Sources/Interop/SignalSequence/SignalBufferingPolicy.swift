@@ -32,7 +32,7 @@ public enum SignalBufferingPolicy: Sendable, Hashable {
   /// Keeps at most `limit` values: when full, drops the value that just arrived.
   ///
   /// ```swift
-  /// for await line in log.values(bufferingPolicy: .bufferingOldest(100)) { await write(line) }
+  /// for await line in logLines.values(bufferingPolicy: .bufferingOldest(100)) { await archive(line) }
   /// ```
   case bufferingOldest(Int)
   /// Keeps at most `limit` values and loses none: when the buffer is full, the producer waits until the consumer

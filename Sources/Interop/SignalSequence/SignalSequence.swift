@@ -21,7 +21,7 @@ import AsyncSignals
 ///
 /// ```swift
 /// let temperatures: Signal<Double, SensorError> = sensor.readings
-/// do {
+/// do throws(SensorError) {
 ///   for try await celsius in temperatures.values {
 ///     print(celsius)
 ///     if celsius > 100 { break }  // disposes the subscription
@@ -41,6 +41,11 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
   let overflows: DropCounter?
 
   /// How each iterator buffers values that arrive while its consumer is busy.
+  ///
+  /// ```swift
+  /// print(location.values.bufferingPolicy)                                       // unbounded
+  /// print(location.values(bufferingPolicy: .bufferingNewest(1)).bufferingPolicy)  // bufferingNewest(1)
+  /// ```
   public let bufferingPolicy: SignalBufferingPolicy
 
   init(signal: Signal<Element, Failure>, bufferingPolicy: SignalBufferingPolicy, onDrop: (@Sendable (Element) -> Void)?)
@@ -162,10 +167,12 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
     ///
     /// ```swift
     /// actor Thermostat {
+    ///   var isHeating = false
     ///   func follow(_ readings: Signal<Double, Never>) async {
     ///     var iterator = readings.values.makeAsyncIterator()
     ///     while let reading = await iterator.next(isolation: self) { adjust(to: reading) }
     ///   }
+    ///   func adjust(to celsius: Double) { isHeating = celsius < 19 }  // actor state, no `await`
     /// }
     /// ```
     ///
