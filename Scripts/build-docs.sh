@@ -72,8 +72,7 @@ done
 
 echo "== doc-comment examples"
 # The ```swift blocks of the doc comments, type-checked against the modules just built and a prelude of the names
-# they use (Scripts/DocExamples); those not compiling yet are listed in Scripts/DocExamples/Pending.txt, which may
-# only shrink.
+# they use (Scripts/DocExamples/Prelude.swift); every one must compile.
 swift Scripts/check-doc-examples.swift "$(swift build --scratch-path "$scratch" --show-bin-path)/Modules"
 
 echo "== samples"

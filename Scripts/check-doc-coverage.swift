@@ -82,7 +82,7 @@ func normalised(_ reference: String) -> String {
 // docc's own table ("Members 86%", "Globals 25%") counts every page without an abstract, whoever declared it. Each
 // one is accounted for here, by reason, so that the two reports can be read side by side.
 var containerCount = 0
-var withoutExample = 0  // pages of our declarations that have an abstract but no code listing
+var withoutExample: [String] = []  // pages of our declarations that have an abstract but no code listing
 var inheritedCount = 0
 var groupCount = 0
 var articleCount = 0
@@ -94,11 +94,7 @@ for page in coverage {
     if kind["isSymbol"] as? Bool == true, page["hasCodeListing"] as? Bool == false,
       !id.hasPrefix("org.swift.docc.kind.extended")
     {
-      withoutExample += 1
-      // LIST_WITHOUT_EXAMPLE=1 names them, for whoever writes their examples.
-      if ProcessInfo.processInfo.environment["LIST_WITHOUT_EXAMPLE"] == "1" {
-        print("check-doc-coverage: no example: \(page["referencePath"] as? String ?? "?")")
-      }
+      withoutExample.append(page["referencePath"] as? String ?? "?")
     }
     continue
   }
@@ -127,7 +123,13 @@ if missing.isEmpty {
       + " of this module: \(inheritedCount) default implementations inherited from other modules' protocols"
       + " (Sequence, Equatable, Error, …), \(containerCount) container pages for extended modules and types,"
       + " \(groupCount) collection groups and \(articleCount) articles (docc records no abstract for either)")
-  print("check-doc-coverage: \(withoutExample) documented symbols have no example (no code listing) yet")
+  guard withoutExample.isEmpty else {
+    FileHandle.standardError.write(
+      Data("check-doc-coverage: documented symbols without an example (a ```swift block):\n".utf8))
+    for path in withoutExample.sorted() { FileHandle.standardError.write(Data("  \(path)\n".utf8)) }
+    exit(1)
+  }
+  print("check-doc-coverage: every documented symbol has an example")
 } else {
   FileHandle.standardError.write(
     Data("check-doc-coverage: \(Set(missing).count) problems: public symbols without documentation:\n".utf8))

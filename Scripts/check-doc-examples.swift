@@ -1,17 +1,13 @@
 // Type-checks the examples of the doc comments (```swift blocks in `///` comments under Sources/) against the
 // built modules, with a shared prelude that declares the illustrative names they use (`clicks`, `search`, …).
 //
-// Usage: swift Scripts/check-doc-examples.swift <modules-dir> [--update]
+// Usage: swift Scripts/check-doc-examples.swift <modules-dir>
 //        (Scripts/build-docs.sh runs it with the modules it has just built)
 //
 // Each example becomes the body of a `@MainActor func … async throws` in one generated file, preceded by
 // `#sourceLocation` so that an error names the doc comment's own file and line. An example that declares an
-// extension, a protocol or `@main` goes at file scope instead.
-//
-// Not every example compiles yet. Scripts/DocExamples/Pending.txt lists the ones that do not, each by its file and
-// a hash of its text: the check fails on an example that does not compile and is not listed (a new or edited
-// example must compile), and on a listed one that now compiles (the list only shrinks). `--update` rewrites the
-// list from the current failures.
+// extension, a protocol or `@main` goes at file scope instead. Every example must compile: the check fails on the
+// first error of each one that does not.
 import Foundation
 
 func fail(_ message: String) -> Never {
@@ -20,9 +16,8 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 2 else { fail("usage: check-doc-examples <modules-dir> [--update]") }
+guard arguments.count >= 2 else { fail("usage: check-doc-examples <modules-dir>") }
 let modules = arguments[1]
-let update = arguments.contains("--update")
 let fileManager = FileManager.default
 
 struct Example {
@@ -152,37 +147,10 @@ if !unmapped.isEmpty {
   fail("errors outside the examples (in the prelude?):\n" + unmapped.prefix(20).joined(separator: "\n"))
 }
 
-let pendingPath = "Scripts/DocExamples/Pending.txt"
-let header = """
-  # Doc-comment examples that do not compile yet against Scripts/DocExamples/Prelude.swift, by file and a hash of
-  # the example's text (Scripts/check-doc-examples.swift). Fix one, or declare what it needs in the prelude, then
-  # remove its line; an edited example gets a new hash, so it must compile (or be listed again, deliberately).
-  """
-if update {
-  let lines = examples.filter { failing[$0.key] != nil }.map { "\($0.key)  # line \($0.line): \($0.lines.first ?? "")" }
-  _ = fileManager.createFile(atPath: pendingPath, contents: Data((header + "\n" + lines.joined(separator: "\n") + "\n").utf8))
-  print("check-doc-examples: \(lines.count) of \(examples.count) examples listed as pending in \(pendingPath)")
-  exit(0)
-}
-
-let pending = Set(
-  read(pendingPath).split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("#") }
-    .map { ($0.split(separator: "#", maxSplits: 1).first ?? "").trimmingCharacters(in: .whitespaces) }
-    .filter { !$0.isEmpty })
-let present = Set(examples.map(\.key))
-let newFailures = examples.filter { failing[$0.key] != nil && !pending.contains($0.key) }
-let nowCompiling = examples.filter { failing[$0.key] == nil && pending.contains($0.key) }
-var problems: [String] = []
-for example in newFailures {
-  problems.append("\(example.file):\(example.line): this example does not compile: \(failing[example.key] ?? "")")
-}
-for example in nowCompiling {
-  problems.append("\(example.file):\(example.line): this example compiles now: remove '\(example.key)' from \(pendingPath)")
+let problems = examples.compactMap { example in
+  failing[example.key].map { "\(example.file):\(example.line): this example does not compile: \($0)" }
 }
 if !problems.isEmpty {
-  fail("\(problems.count) problem(s):\n" + problems.joined(separator: "\n"))
+  fail("\(problems.count) doc-comment example(s) do not compile:\n" + problems.joined(separator: "\n"))
 }
-let stale = pending.subtracting(present).count
-print(
-  "check-doc-examples: \(examples.count - failing.count) of \(examples.count) doc-comment examples compile;"
-    + " \(failing.count) are listed as pending\(stale > 0 ? " (\(stale) stale entries in \(pendingPath))" : "")")
+print("check-doc-examples: all \(examples.count) doc-comment examples compile")
