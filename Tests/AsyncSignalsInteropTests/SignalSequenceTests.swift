@@ -363,4 +363,42 @@ struct SignalSequenceTests {
     #expect(received.value == [1])
     #expect(probe.disposals.value == 1)
   }
+
+  // MARK: A consumer that falls behind
+
+  @Test("values buffered while the consumer was busy come in order, before later ones and the failure")
+  func backlogThenLaterValues() async {
+    let subject = ReplaySubject<Int, TestError>()
+    for value in 1...3 { subject.sendNext(value) }
+    var iterator = subject.values.makeAsyncIterator()
+    var received: [Int] = []
+    var failure: TestError?
+    do {
+      // The first call subscribes: 1, 2 and 3 are replayed at once; the consumer takes all three, returns 1.
+      if let value = try await iterator.next() { received.append(value) }
+      subject.sendNext(4)
+      if let value = try await iterator.next() { received.append(value) }
+      subject.sendNext(5)
+      subject.sendError(TestError(code: 9))
+      while let value = try await iterator.next() { received.append(value) }
+    } catch {
+      failure = error
+    }
+    #expect(received == [1, 2, 3, 4, 5])
+    #expect(failure == TestError(code: 9))
+  }
+
+  @Test("a consumer cancelled with a backlog taken but not yet handed out receives none of it")
+  func cancelledWithBacklog() async {
+    let subject = ReplaySubject<Int, Never>()
+    for value in 1...3 { subject.sendNext(value) }
+    let consumer = Task { () -> [Int?] in
+      var iterator = subject.values.makeAsyncIterator()
+      let first = await iterator.next()  // takes 1, 2 and 3 at once
+      withUnsafeCurrentTask { $0?.cancel() }
+      return [first, await iterator.next(), await iterator.next()]
+    }
+    #expect(await consumer.value == [1, nil, nil])
+    #expect(subject.subscriberCount == 0)
+  }
 }

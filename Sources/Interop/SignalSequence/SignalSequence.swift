@@ -35,10 +35,10 @@ import AsyncSignals
 ///   ReactiveSwift's and RxSwift's `AsyncThrowingStream`-based ones), the failure stays typed and dropped
 ///   values are counted.
 public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, Sendable {
-  let signal: Signal<Element, Failure>
-  let onDrop: (@Sendable (Element) -> Void)?
-  let drops: DropCounter?
-  let overflows: DropCounter?
+  @usableFromInline let signal: Signal<Element, Failure>
+  @usableFromInline let onDrop: (@Sendable (Element) -> Void)?
+  @usableFromInline let drops: DropCounter?
+  @usableFromInline let overflows: DropCounter?
 
   /// How each iterator buffers values that arrive while its consumer is busy.
   ///
@@ -98,10 +98,13 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
   /// ```
   ///
   /// - Returns: A new iterator, with a subscription and buffer of its own.
+  @inlinable
   public func makeAsyncIterator() -> Iterator {
+    // Inlined into the caller, so that `receive` runs specialised for the element type there.
     Iterator(
       storage: SignalSequenceStorage(
-        signal: signal, policy: bufferingPolicy, onDrop: onDrop, drops: drops, overflows: overflows))
+        signal: signal, policy: bufferingPolicy, onDrop: onDrop, drops: drops, overflows: overflows,
+        receive: { storage, value in storage.receive(value) }))
   }
 
   /// The iterator of a ``SignalSequence``: one subscription to the signal and its buffer.
@@ -116,10 +119,17 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
   ///
   /// - Note: ReactiveCocoa 2.5 has no equivalent; see ``SignalSequence``.
   public struct Iterator: AsyncIteratorProtocol {
-    /// Lives as long as the iterator's copies; its deinitialiser ends the subscription.
-    final class Lifetime: Sendable {
-      let storage: SignalSequenceStorage<Element, Failure>
+    /// The consumer's side of the subscription, shared by the iterator's copies; its deinitialiser ends the
+    /// subscription.
+    @usableFromInline
+    final class Lifetime {
+      @usableFromInline let storage: SignalSequenceStorage<Element, Failure>
+      /// Values the consumer took from the shared buffer in one go (see `SignalSequenceStorage.next`), handed
+      /// out by `next` without taking the lock. Not shared with the producer: only `next` touches it, and one
+      /// task at a time calls `next` (the iterator is not `Sendable`).
+      @usableFromInline var batch = Ring<Element>()
 
+      @usableFromInline
       init(storage: SignalSequenceStorage<Element, Failure>) {
         self.storage = storage
       }
@@ -129,8 +139,9 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
       }
     }
 
-    let lifetime: Lifetime
+    @usableFromInline let lifetime: Lifetime
 
+    @usableFromInline
     init(storage: SignalSequenceStorage<Element, Failure>) {
       lifetime = Lifetime(storage: storage)
     }
@@ -179,8 +190,12 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
     /// - Parameter actor: The caller's actor, which the call does not leave (`for await` passes it).
     /// - Returns: The next value, or `nil` at the end.
     /// - Throws: The signal's failure, once, after the values sent before it.
+    @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-      try await lifetime.storage.next(isolation: actor).get()
+      // Inlined into the caller, so that a value taken earlier is handed out by code specialised for its type,
+      // with no lock; a cancelled task goes to the storage, which ends the iteration before any value.
+      if !lifetime.batch.isEmpty && !Task.isCancelled { return lifetime.batch.popFirst() }
+      return try await lifetime.storage.next(isolation: actor, batch: &lifetime.batch).get()
     }
 
     /// The next value; `nil` once the signal has completed or iteration was cancelled.

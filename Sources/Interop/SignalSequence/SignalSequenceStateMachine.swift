@@ -8,10 +8,12 @@ import AsyncSignals
 /// `streaming` (subscribed; values are handed to a waiting consumer or buffered) → `draining` (the signal
 /// terminated; buffered values are still handed out, then the terminal event) → `finished` (the consumer has
 /// seen the end, or iteration was cancelled; nothing more is buffered or delivered).
+@usableFromInline
 struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
   /// A consumer suspended in `next`, resumed with a value, the end (`nil`) or the failure.
-  typealias Waiter = UnsafeContinuation<Result<Element?, Failure>, Never>
+  @usableFromInline typealias Waiter = UnsafeContinuation<Result<Element?, Failure>, Never>
 
+  @usableFromInline
   enum Phase: Sendable {
     case idle
     case streaming
@@ -34,6 +36,7 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
     case resume(Waiter, Result<Element?, Failure>, wakeProducer: Bool)
   }
 
+  @usableFromInline
   enum ValueAction {
     case none
     case resume(Waiter, Element)
@@ -58,19 +61,19 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
     case cancel(Waiter?, (any Disposable)?, Ring<Element>, wakeProducer: Bool)
   }
 
-  private let policy: SignalBufferingPolicy
-  private(set) var phase = Phase.idle
-  private var buffer = Ring<Element>()
-  private var waiter: Waiter?
+  @usableFromInline let policy: SignalBufferingPolicy
+  @usableFromInline private(set) var phase = Phase.idle
+  @usableFromInline var buffer = Ring<Element>()
+  @usableFromInline var waiter: Waiter?
   private var subscription: (any Disposable)?
   /// How many values this iterator's buffer has dropped.
-  private(set) var droppedCount = 0
+  @usableFromInline var droppedCount = 0
   /// How many values were buffered beyond a `.bounded` limit because their producer could not wait.
-  private(set) var overflowCount = 0
+  @usableFromInline var overflowCount = 0
   /// A producer waits for room (`.bounded` only); the consumer wakes it when it takes a value or cancels.
-  private var producerWaits = false
+  @usableFromInline var producerWaits = false
   /// Where the consumer runs (`.bounded` only), so that a producer on that executor never waits for it.
-  private var consumerExecutor: ActorExecutor?
+  @usableFromInline var consumerExecutor: ActorExecutor?
 
   init(policy: SignalBufferingPolicy) {
     self.policy = policy
@@ -78,17 +81,24 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
 
   // MARK: Consumer
 
-  mutating func next(consumerExecutor executor: @autoclosure () -> ActorExecutor?) -> NextAction {
+  /// `batch` is the consumer's own, empty buffer: where the policy allows (`unbounded`, or a terminated signal),
+  /// the values buffered after the one returned move there, so that the consumer takes them without the lock.
+  mutating func next(
+    consumerExecutor executor: @autoclosure () -> ActorExecutor?, batch: inout Ring<Element>
+  ) -> NextAction {
     switch phase {
     case .idle:
       phase = .streaming
       if case .bounded = policy { consumerExecutor = executor() }
       return .subscribe
     case .streaming:
-      if let element = buffer.popFirst() { return .returnResult(.success(element), wakeProducer: tookRoom()) }
-      return .suspend
+      guard let element = buffer.popFirst() else { return .suspend }
+      if case .unbounded = policy, !buffer.isEmpty { swap(&buffer, &batch) }
+      return .returnResult(.success(element), wakeProducer: tookRoom())
     case .draining:
-      return .returnResult(drain(), wakeProducer: false)
+      let result = drain()
+      if !buffer.isEmpty { swap(&buffer, &batch) }
+      return .returnResult(result, wakeProducer: false)
     case .finished:
       return .returnResult(.success(nil), wakeProducer: false)
     }
@@ -144,6 +154,10 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
 
   /// A value arrived. `producerMayWait` says whether its producer may block its thread for room (`.bounded` only;
   /// given the consumer's executor): not in a task, and not on the consumer's own executor.
+  ///
+  /// Inlinable, with the state it touches, so that it runs specialised for the element type in the module that
+  /// makes the iterator (see `SignalSequenceStorage.receive`): the producer's per-value path.
+  @inlinable
   mutating func receivedValue(_ element: Element, producerMayWait: (ActorExecutor?) -> Bool) -> ValueAction {
     guard case .streaming = phase else { return .none }
     if let waiter {
