@@ -9,11 +9,11 @@ import Musl
 // The package's one lock type.
 //
 // Every piece of shared mutable state in AsyncSignals is guarded either by an `Atomic` or by a lock built from
-// the platform primitive below: `os_unfair_lock` on Apple platforms, `pthread_mutex_t` elsewhere. Not
-// Synchronization's `Mutex`: on Linux it synchronises through futex calls that ThreadSanitizer cannot see, so
-// every contended use is reported as a race (see DESIGN.md). The primitive always lives at a stable address:
-// in the tail allocation of a `ManagedBuffer`, never in a Swift stored property, whose address Swift does not
-// promise to keep.
+// the platform primitive below: `os_unfair_lock` on Apple platforms, `pthread_mutex_t` elsewhere (adaptive with
+// Glibc). Not Synchronization's `Mutex`: on Linux it synchronises through futex calls that ThreadSanitizer cannot
+// see, so every contended use is reported as a race (see DESIGN.md). The primitive always lives at a stable
+// address: in the tail allocation of a `ManagedBuffer`, never in a Swift stored property, whose address Swift
+// does not promise to keep.
 
 #if canImport(Darwin)
 @usableFromInline typealias PlatformLock = os_unfair_lock
@@ -30,7 +30,17 @@ enum LockPrimitive {
     #if canImport(Darwin)
     lock.pointee = os_unfair_lock()
     #else
-    let status = pthread_mutex_init(lock, nil)
+    var attributes = pthread_mutexattr_t()
+    pthread_mutexattr_init(&attributes)
+    defer { pthread_mutexattr_destroy(&attributes) }
+    #if canImport(Glibc)
+    // Adaptive: a thread that finds the lock taken spins briefly before sleeping in the kernel. The sections it
+    // guards are short (a state machine's decision), so two threads that meet on one (a producer and a `for await`
+    // consumer, zip's two senders) usually get it without a futex sleep and wake-up. Uncontended, it costs the
+    // same as a plain mutex. (Musl has no adaptive kind: a plain mutex there.)
+    pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+    #endif
+    let status = pthread_mutex_init(lock, &attributes)
     precondition(status == 0, "LockPrimitive: pthread_mutex_init failed with \(status)")
     #endif
   }
