@@ -45,7 +45,7 @@ extension Benchmark {
     }
 
     workload(
-      "B12b", "CompoundDisposable: add / remove churn", unit: "add + remove", size: 1_000_000,
+      "B12b", "CompoundDisposable: add / remove churn (issue 13's W6b)", unit: "add + remove", size: 1_000_000,
       target: Target(atMost: 60, note: "compound add + remove"), expected: { $0 })
 
     add("B12b", .floor) { n in

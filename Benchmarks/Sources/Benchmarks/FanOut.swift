@@ -5,9 +5,9 @@ import OpenCombine
 
 extension Benchmark {
   mutating func addFanOutBenchmarks() {
-    for (id, subscribers) in [("B9", 8), ("B9b", 100)] {
+    for (id, subscribers, issueID) in [("B9", 8, ""), ("B9b", 100, " (issue 13's W3)")] {
       workload(
-        id, "fan-out: one subject, \(subscribers) subscribers", unit: "delivery", size: 100_000,
+        id, "fan-out: one subject, \(subscribers) subscribers\(issueID)", unit: "delivery", size: 100_000,
         operationsPerItem: subscribers, target: Target(atMost: 10, note: "fan-out per delivery"),
         expected: { subscribers &* triangle($0) })
 

@@ -14,7 +14,7 @@ import OpenCombine
 extension Benchmark {
   mutating func addForAwaitBenchmarks() {
     workload(
-      "B13", "`for await` over values sent by a producer thread", unit: "value", size: 1_000_000,
+      "B13", "`for await` over values sent by a producer thread (issue 13's W7)", unit: "value", size: 1_000_000,
       smokeSize: 1000, target: Target(atMost: 0.5, note: "for await over a signal", relativeTo: "AsyncStream raw (unbounded)"),
       expected: triangle)
 

@@ -86,7 +86,7 @@ extension Benchmark {
     }
 
     workload(
-      "B4a", "cold source → map → filter → subscriber, pumping", unit: "event", size: 1_000_000,
+      "B4a", "cold source → map → filter → subscriber, pumping (issue 13's W1b)", unit: "event", size: 1_000_000,
       target: Target(atMost: 20, note: "source → map → filter → sink, cold"), expected: { triangle($0) &+ $0 })
 
     add("B4a", .floor) { n in floorChain(n, stages: 1) }
@@ -124,7 +124,7 @@ extension Benchmark {
     }
 
     workload(
-      "B4b", "subject → map → filter → subscriber, pumping", unit: "event", size: 1_000_000,
+      "B4b", "subject → map → filter → subscriber, pumping (issue 13's W1c)", unit: "event", size: 1_000_000,
       target: Target(atMost: 20, note: "source → map → filter → sink, hot"), expected: { triangle($0) &+ $0 })
 
     add("B4b", .floor) { n in floorChain(n, stages: 1) }

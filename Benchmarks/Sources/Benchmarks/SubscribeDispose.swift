@@ -10,7 +10,8 @@ import OpenCombine
 extension Benchmark {
   mutating func addSubscribeDisposeBenchmarks() {
     workload(
-      "B10", "subscribe + dispose churn on a cold single-value signal", unit: "subscription", size: 1_000_000,
+      "B10", "subscribe + dispose churn on a cold single-value signal (issue 13's W2b)", unit: "subscription",
+      size: 1_000_000,
       target: Target(atMost: 80, note: "subscribe + dispose"), expected: { $0 })
 
     add("B10", .floor) { n in

@@ -11,7 +11,8 @@ import OpenCombine
 extension Benchmark {
   mutating func addSubscriptionMemoryBenchmarks() {
     workload(
-      "B14", "memory: live subscriptions to one subject", unit: "subscription", measure: .bytes, size: 100_000,
+      "B14", "memory: live subscriptions to one subject (issue 13's W8a)", unit: "subscription", measure: .bytes,
+      size: 100_000,
       target: Target(atMost: 200, note: "bytes per live subscription"), expected: { $0 })
 
     add("B14", .floor, .bytes({ n in

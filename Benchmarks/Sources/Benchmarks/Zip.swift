@@ -10,7 +10,7 @@ import OpenCombine
 extension Benchmark {
   mutating func addZipBenchmarks() {
     workload(
-      "B11", "zip of two subjects, one thread", unit: "pair", size: 1_000_000,
+      "B11", "zip of two subjects, one thread (issue 13's W5a)", unit: "pair", size: 1_000_000,
       target: Target(atMost: 100, note: "zip per pair, one thread"), expected: { 2 &* triangle($0) })
 
     add("B11", .floor) { n in
@@ -45,7 +45,7 @@ extension Benchmark {
     }
 
     workload(
-      "B11b", "zip of two subjects, one producer thread per side", unit: "pair", size: 1_000_000,
+      "B11b", "zip of two subjects, one producer thread per side (issue 13's W5c)", unit: "pair", size: 1_000_000,
       target: Target(atMost: 300, note: "zip per pair, two threads"), expected: { 2 &* triangle($0) })
 
     add("B11b", .asyncSignals, threaded: true) { n in
