@@ -21,7 +21,7 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
   /// A producer waiting for room in a `.bounded` buffer waits on this; the consumer signals it once per wait.
   @usableFromInline let room = DispatchSemaphore(value: 0)
   /// `receive(_:)`, specialised for `Element` where the iterator was made (`SignalSequence.makeAsyncIterator`
-  /// passes `{ $0.receive($1) }`). This class's own methods are compiled once, for every element type, and an
+  /// passes a closure that calls it). This class's own methods are compiled once, for every element type, and an
   /// unspecialised `receive` looks up generic metadata for each value; the closure runs the specialised one.
   private let receiveValue: @Sendable (SignalSequenceStorage, Element) -> Void
 
