@@ -9,11 +9,11 @@ import Musl
 // The package's one lock type.
 //
 // Every piece of shared mutable state in AsyncSignals is guarded either by an `Atomic` or by a lock built from
-// the platform primitive below: `os_unfair_lock` on Apple platforms, `pthread_mutex_t` elsewhere (adaptive with
-// Glibc). Not Synchronization's `Mutex`: on Linux it synchronises through futex calls that ThreadSanitizer cannot
-// see, so every contended use is reported as a race (see DESIGN.md). The primitive always lives at a stable
-// address: in the tail allocation of a `ManagedBuffer`, never in a Swift stored property, whose address Swift
-// does not promise to keep.
+// the platform primitive below: `os_unfair_lock` on Apple platforms, `pthread_mutex_t` elsewhere. Not
+// Synchronization's `Mutex`: on Linux it synchronises through futex calls that ThreadSanitizer cannot see, so
+// every contended use is reported as a race (see DESIGN.md). The primitive always lives at a stable address:
+// in the tail allocation of a `ManagedBuffer`, never in a Swift stored property, whose address Swift does not
+// promise to keep.
 
 #if canImport(Darwin)
 @usableFromInline typealias PlatformLock = os_unfair_lock
@@ -25,8 +25,13 @@ import Musl
 /// (to a zeroed value) before `setUp` and is left initialised after `tearDown`.
 @usableFromInline
 enum LockPrimitive {
+  /// `spinning`: with Glibc, the lock is adaptive: a thread that finds it taken spins briefly before sleeping in
+  /// the kernel. That pays where two threads meet on a short section by design (a multi-input operator's senders,
+  /// a `for await` producer and its consumer): they then rarely pay for a futex sleep and wake-up. Uncontended it
+  /// costs a few nanoseconds more than a plain mutex (glibc's lock and unlock test the kind first), so the other
+  /// locks stay plain. Ignored elsewhere (`os_unfair_lock` has no kind; Musl has no adaptive mutex).
   @inlinable
-  static func setUp(_ lock: UnsafeMutablePointer<PlatformLock>) {
+  static func setUp(_ lock: UnsafeMutablePointer<PlatformLock>, spinning: Bool = false) {
     #if canImport(Darwin)
     lock.pointee = os_unfair_lock()
     #else
@@ -34,11 +39,7 @@ enum LockPrimitive {
     pthread_mutexattr_init(&attributes)
     defer { pthread_mutexattr_destroy(&attributes) }
     #if canImport(Glibc)
-    // Adaptive: a thread that finds the lock taken spins briefly before sleeping in the kernel. The sections it
-    // guards are short (a state machine's decision), so two threads that meet on one (a producer and a `for await`
-    // consumer, zip's two senders) usually get it without a futex sleep and wake-up. Uncontended, it costs the
-    // same as a plain mutex. (Musl has no adaptive kind: a plain mutex there.)
-    pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+    if spinning { pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP)) }
     #endif
     let status = pthread_mutex_init(lock, &attributes)
     precondition(status == 0, "LockPrimitive: pthread_mutex_init failed with \(status)")
@@ -111,12 +112,12 @@ enum RecursiveLockPrimitive {
 @usableFromInline
 final class LockedStorage<State>: ManagedBuffer<State, PlatformLock> {
   @inlinable
-  static func make(_ initial: State) -> LockedStorage<State> {
+  static func make(_ initial: State, spinning: Bool) -> LockedStorage<State> {
     let buffer = Self.create(minimumCapacity: 1) { _ in initial }
     let storage = unsafeDowncast(buffer, to: LockedStorage<State>.self)
     storage.withUnsafeMutablePointerToElements { lock in
       lock.initialize(to: PlatformLock())
-      LockPrimitive.setUp(lock)
+      LockPrimitive.setUp(lock, spinning: spinning)
     }
     return storage
   }
@@ -142,9 +143,10 @@ package struct LockedState<State> {
   @usableFromInline
   let storage: LockedStorage<State>
 
+  /// `spinning: true` for a lock that threads contend for by design (see `LockPrimitive.setUp`).
   @inlinable
-  package init(_ initial: State) {
-    storage = .make(initial)
+  package init(_ initial: State, spinning: Bool = false) {
+    storage = .make(initial, spinning: spinning)
   }
 
   @inlinable

@@ -81,7 +81,7 @@ final class CombiningStorage<Machine: CombiningStateMachine>: Disposable {
 
   @inlinable
   init(_ machine: Machine) {
-    state = LockedState(machine)
+    state = LockedState(machine, spinning: true)  // each input may send from a thread of its own
   }
 
   @usableFromInline
