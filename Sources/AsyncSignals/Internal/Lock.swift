@@ -143,7 +143,8 @@ package struct LockedState<State> {
   @usableFromInline
   let storage: LockedStorage<State>
 
-  /// `spinning: true` for a lock that threads contend for by design (see `LockPrimitive.setUp`).
+  /// `spinning: true` for a lock that threads contend for by design (see `LockPrimitive.setUp`): zip's and
+  /// combineLatest's, whose inputs each send from a thread of their own.
   @inlinable
   package init(_ initial: State, spinning: Bool = false) {
     storage = .make(initial, spinning: spinning)

@@ -10,7 +10,7 @@ final class MergeStorage<Value: Sendable, Failure: Error>: Disposable {
 
   @inlinable
   init(limit: Int, observer: Observer<Value, Failure>) {
-    state = LockedState(MergeStateMachine(limit: limit, observer: observer), spinning: true)  // a thread per input
+    state = LockedState(MergeStateMachine(limit: limit, observer: observer))
   }
 
   /// Merges the inner signals that `outer` sends, at most `limit` at a time.
