@@ -26,10 +26,10 @@ import Musl
 @usableFromInline
 enum LockPrimitive {
   /// `spinning`: with Glibc, the lock is adaptive: a thread that finds it taken spins briefly before sleeping in
-  /// the kernel. That pays where two threads meet on a short section by design (a multi-input operator's senders,
-  /// a `for await` producer and its consumer): they then rarely pay for a futex sleep and wake-up. Uncontended it
-  /// costs a few nanoseconds more than a plain mutex (glibc's lock and unlock test the kind first), so the other
-  /// locks stay plain. Ignored elsewhere (`os_unfair_lock` has no kind; Musl has no adaptive mutex).
+  /// the kernel. That pays where threads meet on a short section by design (zip's inputs, each sending from a
+  /// thread of its own): they then rarely pay for a futex sleep and wake-up. Uncontended it costs a few
+  /// nanoseconds more than a plain mutex (glibc's lock and unlock test the kind first), so the other locks stay
+  /// plain. Ignored elsewhere (`os_unfair_lock` has no kind; Musl has no adaptive mutex).
   @inlinable
   static func setUp(_ lock: UnsafeMutablePointer<PlatformLock>, spinning: Bool = false) {
     #if canImport(Darwin)
