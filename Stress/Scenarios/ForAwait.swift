@@ -22,7 +22,8 @@ enum AsyncBridge {
 /// Interop: `for await` (and `await toArray()`) cancelled while its signal completes or fails.
 ///
 /// Thread 0 starts six tasks, each consuming one `create` signal: `for try await` over `values` (even loops) or
-/// `await toArray()` (odd ones); the bodies run on the background scheduler (a task has no current scheduler).
+/// `await toArray()` (odd ones); each body runs at once, in its consuming task (a task is a current context for
+/// subscribing: guarantee 5).
 /// Thread 1 cancels half of the tasks at random moments. Thread 2 feeds the signals one after the other: up to 20
 /// values, then completion (or, for one loop in three, a failure) — but it stops, without ending the signal, as
 /// soon as the loop has ended, like a signal that would never end by itself. So a loop ended by cancellation

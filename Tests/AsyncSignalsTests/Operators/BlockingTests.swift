@@ -3,8 +3,8 @@ import Testing
 
 @testable import AsyncSignals
 
-/// Not `@MainActor`: blocking operators are for threads other than the main one. Off the main queue, `create`
-/// bodies run on the background scheduler, so these tests also wait across threads.
+/// Not `@MainActor`: blocking operators are for threads other than the main one. In a test's task a `create` body
+/// runs at once (guarantee 5); the tests whose values come from another thread also wait across threads.
 @Suite("Blocking: first, first(default:), waitUntilCompleted, toArray")
 struct BlockingTests {
   private let patience = Duration.seconds(30)  // never reached unless the test fails
