@@ -116,6 +116,15 @@ extension Benchmark {
       subscription.dispose()
       return sum.value
     }
+    // RAC's scheduled form (`rac_sequence.signal`), on the immediate scheduler: the walk of a memoized sequence,
+    // one `scheduleRecursive` step per element. Issue 13's target for it is ≤ 100 ns per element.
+    add("W1a", .asyncSignals, variant: "MemoizedSequence.signal(on: .immediate)") { n in
+      let sum = Accumulator()
+      let subscription = MemoizedSequence(0..<n).signal(on: .immediate).map { $0 &+ 1 }.filter { $0 >= 0 }
+        .subscribeNext { sum.add($0) }
+      subscription.dispose()
+      return sum.value
+    }
     add("W1a", .openCombine) { n in
       let sum = Accumulator()
       let subscription = countingPublisher(n).map { $0 &+ 1 }.filter { $0 >= 0 }.sink { sum.add($0) }

@@ -7,7 +7,7 @@ var benchmark = Benchmark()
 benchmark.addSubjectPumpingBenchmarks()  // B1, B2
 benchmark.addSubjectChurnBenchmarks()  // B3
 benchmark.addOperatorChainBenchmarks()  // B4, B4a, B4b, B4c, B5
-benchmark.addFlattenMapBenchmarks()  // B6, B6b
+benchmark.addFlattenMapBenchmarks()  // B6, W4a, B6b
 benchmark.addSwitchToLatestBenchmarks()  // B7, B7b
 benchmark.addCombineLatestBenchmarks()  // B8, B8b
 benchmark.addFanOutBenchmarks()  // B9, B9b
