@@ -75,6 +75,7 @@ final class ObserverBox: Sendable {
 }
 
 /// An object that keeps sinks (a subject) and must forget one when it is disposed.
+@usableFromInline
 protocol SinkOwner: AnyObject, Sendable {
   /// Called once, after the sink has been disposed (by its user, or after its terminal event).
   func sinkDidDispose(_ sink: SinkCore)
@@ -223,6 +224,7 @@ final class Sink<Value: Sendable, Failure: Error>: SinkCore, Subscriber, @unchec
   // guarded by: `SinkCore` (this subclass adds no stored properties).
 
   /// Creates the sink of one subscription that delivers to `observer`.
+  @usableFromInline
   init(_ observer: Observer<Value, Failure>, owner: (any SinkOwner)? = nil) {
     super.init(observer.raw, owner: owner)
   }

@@ -9,6 +9,7 @@ import Musl
 #endif
 
 /// One evaluated step of a memoised sequence: the end, or a head and the rest.
+@usableFromInline
 enum MemoStep<Element: Sendable>: Sendable {
   case empty
   indirect case cons(Element, MemoizedSequence<Element>)
@@ -23,6 +24,7 @@ enum MemoStep<Element: Sendable>: Sendable {
 /// two such locks are never taken in opposite orders. A thunk that reads its own node (a cycle) would deadlock:
 /// the mutex checks for it and the program stops with a message instead. Once evaluated, the step is read with
 /// one atomic load and no lock.
+@usableFromInline
 final class MemoNode<Element: Sendable>: @unchecked Sendable {
   // guarded by: `lock` for `thunk` and `step` until `evaluated` is set; `step` is then immutable, written before
   // the releasing store of `evaluated` and read after an acquiring load of it. `lock` is a `let`.
@@ -64,6 +66,7 @@ final class MemoNode<Element: Sendable>: @unchecked Sendable {
   }
 
   /// The step, evaluating it on the first read.
+  @usableFromInline
   var value: MemoStep<Element> {
     if evaluated.load(ordering: .acquiring), let step { return step }
     let status = pthread_mutex_lock(lock)

@@ -30,6 +30,7 @@
 ///   become `Sequence` conformance; `NSCoding` and `NSCopying` have no counterpart (the sequence is an
 ///   immutable value).
 public struct MemoizedSequence<Element: Sendable>: Sendable {
+  @usableFromInline
   enum Storage: Sendable {
     /// Elements already evaluated: a snapshot of a collection, or an eager sequence. `offset` is the head.
     case array(ContiguousArray<Element>, offset: Int)
@@ -37,10 +38,11 @@ public struct MemoizedSequence<Element: Sendable>: Sendable {
     case node(MemoNode<Element>)
   }
 
-  let storage: Storage
+  @usableFromInline let storage: Storage
   /// Whether operations on this sequence compute their results at once.
-  let isEager: Bool
+  @usableFromInline let isEager: Bool
 
+  @usableFromInline
   init(storage: Storage, isEager: Bool) {
     self.storage = storage
     self.isEager = isEager

@@ -271,6 +271,16 @@ struct MemoizedSequenceSignalTests {
     #expect(count.value == 100_000 && completed.value)
   }
 
+  @Test("signal(on:) sends lazy and evaluated elements alike, and an empty sequence only completes")
+  func signalWalksEveryStorage() {
+    let lazy = MemoizedSequence(1...3).map { $0 * 10 }
+    let expected: [Event<Int, Never>] = [.next(10), .next(20), .next(30), .completed]
+    #expect(EventRecorder(lazy.signal(on: .immediate)).events == expected)
+    #expect(EventRecorder(lazy.eagerSequence.signal(on: .immediate)).events == expected)
+    #expect(EventRecorder(lazy.tail!.signal(on: .immediate)).events == Array(expected.dropFirst()))
+    #expect(EventRecorder(MemoizedSequence<Int>.empty.signal(on: .immediate)).events == [.completed])
+  }
+
   @Test("a subscriber that stops ends the walk: no further element is read")
   func signalStops() {
     let reads = Locked(0)
