@@ -1,11 +1,13 @@
 /// One inner subscription of an operator that subscribes to several signals over time (bind, merge,
 /// flatten, switchToLatest): its place in the operator's set and its disposable, once `attach` has returned.
+///
+/// Not final: an operator may add what its observer needs (`MergeInner`), so that one object serves both.
 @usableFromInline
-final class InnerSubscription: @unchecked Sendable {
+class InnerSubscription: @unchecked Sendable {
   // guarded by: the state lock of the operator that owns it; only `InnerSubscriptions` touches the fields.
   // No dynamic exclusivity check: the lock already rules out overlapping accesses (see `ObserverState`).
-  @exclusivity(unchecked) @usableFromInline var index = -1
-  @exclusivity(unchecked) @usableFromInline var disposable: (any Disposable)?
+  @exclusivity(unchecked) @usableFromInline final var index = -1
+  @exclusivity(unchecked) @usableFromInline final var disposable: (any Disposable)?
 
   @inlinable
   init() {}

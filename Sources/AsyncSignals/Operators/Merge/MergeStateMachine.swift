@@ -22,10 +22,10 @@ struct MergeStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendab
     @usableFromInline
     let signal: Signal<Value, Failure>
     @usableFromInline
-    let inner: InnerSubscription
+    let inner: MergeInner<Value, Failure>
 
     @inlinable
-    init(signal: Signal<Value, Failure>, inner: InnerSubscription) {
+    init(signal: Signal<Value, Failure>, inner: MergeInner<Value, Failure>) {
       self.signal = signal
       self.inner = inner
     }
@@ -63,10 +63,12 @@ struct MergeStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendab
 
   /// The outer signal sent an inner signal: it waits its turn, which may be now.
   @inlinable
-  mutating func receivedInner(_ signal: Signal<Value, Failure>) -> (Teardown<Value, Failure>, Start?) {
+  mutating func receivedInner(
+    _ signal: Signal<Value, Failure>, _ newInner: () -> MergeInner<Value, Failure>
+  ) -> (Teardown<Value, Failure>, Start?) {
     guard !isFinished else { return (Teardown(), nil) }
     waiting.append(signal)
-    return (Teardown(), isStarting ? nil : nextStart())
+    return (Teardown(), isStarting ? nil : nextStart(newInner))
   }
 
   @inlinable
@@ -77,29 +79,36 @@ struct MergeStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendab
   }
 
   /// The subscription to `inner` has been made: keep it, and go on with the next inner signal due, if any.
+  ///
+  /// Returns the subscription as `ended` when it is not kept (the inner signal ended during its `attach`, or the
+  /// operator has finished): the caller disposes it once the lock is released. It is returned beside the
+  /// teardown rather than in it because that is the usual case for synchronous inner signals (`concat` of
+  /// arrays), and a teardown holding a disposable allocates an array.
   @inlinable
-  mutating func attachedInner(_ inner: InnerSubscription, _ disposable: any Disposable) -> (
-    Teardown<Value, Failure>, Start?
-  ) {
-    var teardown = Teardown<Value, Failure>()
-    if !inners.attached(inner, disposable) { teardown.dispose(disposable) }
+  mutating func attachedInner(
+    _ inner: InnerSubscription, _ disposable: any Disposable, _ newInner: () -> MergeInner<Value, Failure>
+  ) -> (Teardown<Value, Failure>, (start: Start?, ended: (any Disposable)?)) {
+    let kept = inners.attached(inner, disposable)
     isStarting = false
-    return (teardown, nextStart())
+    return (Teardown(), (nextStart(newInner), kept ? nil : disposable))
   }
 
   /// `inner` completed: its place goes to the next waiting signal, unless a subscribing thread will give it.
   @inlinable
-  mutating func innerCompleted(_ inner: InnerSubscription) -> (Teardown<Value, Failure>, Start?) {
+  mutating func innerCompleted(
+    _ inner: InnerSubscription, _ newInner: () -> MergeInner<Value, Failure>
+  ) -> (Teardown<Value, Failure>, Start?) {
     inners.remove(inner)
     let teardown = completeIfDone()
-    return (teardown, isStarting ? nil : nextStart())
+    return (teardown, isStarting ? nil : nextStart(newInner))
   }
 
-  /// Admits the first waiting signal if there is a place, making the caller the subscribing thread.
+  /// Admits the first waiting signal if there is a place, making the caller the subscribing thread. `newInner`
+  /// makes its subscription's record (the storage's, which knows the storage: see `MergeInner`).
   @inlinable
-  mutating func nextStart() -> Start? {
+  mutating func nextStart(_ newInner: () -> MergeInner<Value, Failure>) -> Start? {
     guard !isFinished, inners.count < limit, let signal = waiting.popFirst() else { return nil }
-    let inner = InnerSubscription()
+    let inner = newInner()
     inners.insert(inner)
     isStarting = true
     return Start(signal: signal, inner: inner)

@@ -53,7 +53,7 @@ final class MergeStorage<Value: Sendable, Failure: Error>: Disposable {
 
   @inlinable
   func receivedInner(_ signal: Signal<Value, Failure>) -> Flow {
-    let (start, flow) = state.decide { $0.receivedInner(signal) }
+    let (start, flow) = state.decide { $0.receivedInner(signal, newInner) }
     guard let start else { return flow }
     return subscribe(from: start)
   }
@@ -66,10 +66,21 @@ final class MergeStorage<Value: Sendable, Failure: Error>: Disposable {
     var flow = Flow.proceed
     while let current = start {
       let inner = current.inner
-      let subscription = current.signal.attach { event in self.received(event, from: inner) }
-      (start, flow) = state.decide { $0.attachedInner(inner, subscription) }
+      // The closure captures the inner record alone, which knows the storage: a closure capturing one reference
+      // needs no context of its own, so each inner subscription costs one allocation less.
+      let subscription = current.signal.attach { event in inner.storage.received(event, from: inner) }
+      let next: (start: Start?, ended: (any Disposable)?)
+      (next, flow) = state.decide { $0.attachedInner(inner, subscription, newInner) }
+      next.ended?.dispose()
+      start = next.start
     }
     return flow
+  }
+
+  /// A record for a new inner subscription of this storage.
+  @inlinable
+  func newInner() -> MergeInner<Value, Failure> {
+    MergeInner(storage: self)
   }
 
   @inlinable
@@ -80,9 +91,26 @@ final class MergeStorage<Value: Sendable, Failure: Error>: Disposable {
     case .error(let error):
       return state.handle { $0.finish(.error(error)) }
     case .completed:
-      let (start, flow) = state.decide { $0.innerCompleted(inner) }
+      let (start, flow) = state.decide { $0.innerCompleted(inner, newInner) }
       if let start { _ = subscribe(from: start) }
       return flow
     }
+  }
+}
+
+/// An inner subscription of a `MergeStorage`, which it knows, so that the observer of the inner signal captures
+/// this record alone.
+///
+/// The record and the storage hold each other (the storage keeps its live inner subscriptions) until the inner
+/// signal ends or the operator finishes, as the observer's capture of the storage did before.
+@usableFromInline
+final class MergeInner<Value: Sendable, Failure: Error>: InnerSubscription, @unchecked Sendable {
+  // guarded by: `InnerSubscription`'s guard for the inherited fields; `storage` is a `let`.
+  @usableFromInline let storage: MergeStorage<Value, Failure>
+
+  @inlinable
+  init(storage: MergeStorage<Value, Failure>) {
+    self.storage = storage
+    super.init()
   }
 }
