@@ -173,6 +173,10 @@ final class ReturnSignal<Value: Sendable, Failure: Error>: Signal<Value, Failure
     super.init(name: "")
   }
 
+  override func valueSentAtOnce() -> Value? {
+    CurrentScheduler.isSet || CurrentScheduler.isInTask ? value : nil
+  }
+
   override func attach(_ observer: Observer<Value, Failure>) -> any Disposable {
     if CurrentScheduler.isSet || CurrentScheduler.isInTask {
       if observer.sendNext(value) == .proceed { _ = observer.sendCompleted() }

@@ -133,4 +133,53 @@ struct BindTests {
     #expect(tracker.liveCount == 0)
     withExtendedLifetime((disposed, completed)) {}
   }
+
+  @Test("return's signal is spliced in without a subscription, in order with the other inners' values")
+  func returnSpliced() {
+    let source = Subject<Int, Never>()
+    let inner = Subject<Int, Never>()
+    let sourceDisposed = Locked(false)
+    let watched = Signal<Int, Never>.create { subscriber in
+      source.subscribe(subscriber)
+      return ActionDisposable { sourceDisposed.value = true }
+    }
+    let recorder = EventRecorder(
+      watched.flattenMap { (value: Int) -> Signal<Int, Never> in value == 2 ? inner : .return(value * 10) }.take(3))
+    source.sendNext(1)
+    source.sendNext(2)
+    inner.sendNext(20)
+    #expect(!sourceDisposed.value)
+    source.sendNext(3)  // the third value: take(3) stops, which ends the binding and its source
+    #expect(recorder.events == [.next(10), .next(20), .next(30), .completed])
+    #expect(sourceDisposed.value)
+    #expect(inner.subscriberCount == 0)
+  }
+
+  @Test("return's value is known at once only where subscribing would send it at once (guarantee 5)")
+  func valueSentAtOnceFollowsTheSubscriptionRule() {
+    #expect(Signal<Int, Never>.return(1).valueSentAtOnce() == 1)  // on the main actor
+    #expect(Signal<Int, Never>.empty.valueSentAtOnce() == nil)
+    let onPlain = Locked<Int?>(0)
+    onPlainThread { onPlain.value = Signal<Int, Never>.return(1).valueSentAtOnce() }
+    #expect(onPlain.value == nil)  // a plain thread: `return` would send on the background scheduler
+  }
+
+  @Test("a downstream that stops at a spliced value stops the source at that value")
+  func returnSplicedStops() {
+    let reached = Locked(0)
+    let source = Signal<Int, Never>.create { subscriber in
+      let ended = Locked(false)
+      subscriber.didSubscribe(with: ActionDisposable { ended.value = true })
+      for value in 1...100 where !ended.value {
+        reached.value = value
+        subscriber.sendNext(value)
+      }
+      return nil
+    }
+    let firstTwo = source.flattenMap { Signal<Int, Never>.return($0) }.attach { event in
+      event.value == 2 ? .stop : .proceed
+    }
+    #expect(reached.value == 2)
+    firstTwo.dispose()
+  }
 }

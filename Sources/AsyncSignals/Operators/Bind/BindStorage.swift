@@ -113,11 +113,20 @@ final class BindStorage<Value: Sendable, Output: Sendable, Failure: Error>: Disp
   /// Subscribes to a spliced signal; returns whether the binding is still open.
   @inlinable
   func subscribe(to signal: Signal<Output, Failure>) -> Bool {
-    let inner = InnerSubscription()
+    if let value = signal.valueSentAtOnce() {
+      // `return`'s signal, subscribed where it would send at once and complete: its value is spliced in as the
+      // inner subscription would deliver it, without making one (`flattenMap { .return(…) }` is common). Open or
+      // not is read after the delivery, as below after `attach`: a downstream that stopped at this value stops
+      // the source at it (`update` answers from before its delivery).
+      state.update { $0.outbox.send(.next(value)) }
+      return !state.isClosed
+    }
+    let inner = BindInner(storage: self)
     guard state.withLock({ $0.admit(inner) }) else { return false }
-    // One closure context per inner subscription (see `attach(source:step:observer:)`).
+    // The observer captures the inner record alone, which knows the storage: a closure capturing one reference
+    // needs no context of its own (see `attach(source:step:observer:)`), so the record is the one allocation.
     let subscription = signal.attach(
-      Observer(raw: { kind, payload in self.received(Event(kind, payload), from: inner) }))
+      Observer(raw: { kind, payload in inner.storage.received(Event(kind, payload), from: inner) }))
     // Recorded without a `Teardown`, whose array would cost an allocation per spliced signal: one that has
     // already ended (as `return` has) is no longer a member, and its disposable is disposed here. Nothing is
     // queued by this step, so there is nothing to deliver.
@@ -135,5 +144,22 @@ final class BindStorage<Value: Sendable, Output: Sendable, Failure: Error>: Disp
     case .error(let error): state.handle { $0.finish(.error(error)) }
     case .completed: state.handle { $0.innerCompleted(inner) }
     }
+  }
+}
+
+/// An inner subscription of a `BindStorage`, which it knows, so that the observer of the inner signal captures
+/// this record alone.
+///
+/// The record and the storage hold each other (the storage keeps its live inner subscriptions) until the inner
+/// signal ends or the operator finishes, as the observer's capture of the storage did before.
+@usableFromInline
+final class BindInner<Value: Sendable, Output: Sendable, Failure: Error>: InnerSubscription, @unchecked Sendable {
+  // guarded by: `InnerSubscription`'s guard for the inherited fields; `storage` is a `let`.
+  @usableFromInline let storage: BindStorage<Value, Output, Failure>
+
+  @inlinable
+  init(storage: BindStorage<Value, Output, Failure>) {
+    self.storage = storage
+    super.init()
   }
 }
