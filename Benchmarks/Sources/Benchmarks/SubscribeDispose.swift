@@ -2,6 +2,7 @@ import AsyncSignals
 import OpenCombine
 
 // B10: subscribe + dispose churn on a cold single-value signal, made once and subscribed to n times.
+// W2b: the same with the signal built in each cycle (issue 13's shape: `return(i)` / `Just(i)`, subscribe, dispose).
 //
 // AsyncSignals `return`: the library's single-value signal (delivers synchronously when a scheduler is
 // current, as it is on the benchmark thread — see main.swift). AsyncSignals `create`: the same through a
@@ -10,7 +11,7 @@ import OpenCombine
 extension Benchmark {
   mutating func addSubscribeDisposeBenchmarks() {
     workload(
-      "B10", "subscribe + dispose churn on a cold single-value signal (issue 13's W2b)", unit: "subscription",
+      "B10", "subscribe + dispose churn on a cold single-value signal, made once", unit: "subscription",
       size: 1_000_000,
       target: Target(atMost: 80, note: "subscribe + dispose"), expected: { $0 })
 
@@ -49,6 +50,35 @@ extension Benchmark {
       let publisher = Just(1)
       for _ in 0..<n {
         let subscription = publisher.sink { sum.add($0) }
+        subscription.cancel()
+      }
+      return sum.value
+    }
+
+    workload(
+      "W2b", "subscribe + dispose, a single-value signal built per cycle (issue 13's W2b)", unit: "cycle",
+      size: 1_000_000, target: Target(atMost: 60, note: "issue 13: W2b ≤ 60"), expected: triangle)
+
+    add("W2b", .floor) { n in
+      let sum = Accumulator()
+      for value in 0..<n {
+        let subscriber: (Int) -> Void = opaque { sum.add($0) }
+        subscriber(value)
+      }
+      return sum.value
+    }
+    add("W2b", .asyncSignals, variant: "return") { n in
+      let sum = Accumulator()
+      for value in 0..<n {
+        let subscription = Signal<Int, Never>.return(value).subscribeNext { sum.add($0) }
+        subscription.dispose()
+      }
+      return sum.value
+    }
+    add("W2b", .openCombine, variant: "Just") { n in
+      let sum = Accumulator()
+      for value in 0..<n {
+        let subscription = Just(value).sink { sum.add($0) }
         subscription.cancel()
       }
       return sum.value

@@ -11,7 +11,7 @@ benchmark.addFlattenMapBenchmarks()  // B6, W4a, B6b
 benchmark.addSwitchToLatestBenchmarks()  // B7, B7b
 benchmark.addCombineLatestBenchmarks()  // B8, B8b
 benchmark.addFanOutBenchmarks()  // B9, B9b
-benchmark.addSubscribeDisposeBenchmarks()  // B10
+benchmark.addSubscribeDisposeBenchmarks()  // B10, W2b
 benchmark.addZipBenchmarks()  // B11, B11b
 benchmark.addCompoundDisposableBenchmarks()  // B12, B12b
 benchmark.addForAwaitBenchmarks()  // B13 (raw AsyncStream, AsyncChannel, by-hand bridge)
