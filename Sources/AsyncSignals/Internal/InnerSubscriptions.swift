@@ -1,7 +1,7 @@
 /// One inner subscription of an operator that subscribes to several signals over time (bind, merge,
 /// flatten, switchToLatest): its place in the operator's set and its disposable, once `attach` has returned.
 ///
-/// Not final: an operator may add what its observer needs (`MergeInner`), so that one object serves both.
+/// Not final: `InnerRecord` adds the operator's storage, so that one object serves both.
 @usableFromInline
 class InnerSubscription: @unchecked Sendable {
   // guarded by: the state lock of the operator that owns it; only `InnerSubscriptions` touches the fields.
@@ -11,6 +11,25 @@ class InnerSubscription: @unchecked Sendable {
 
   @inlinable
   init() {}
+}
+
+/// An inner subscription that knows the storage of the operator it belongs to (merge's, bind's), so that the
+/// inner signal's observer captures this record alone: a closure capturing one reference needs no context of its
+/// own, so each inner subscription costs one allocation, this record.
+///
+/// The record and the storage hold each other (the storage keeps its live inner subscriptions) until the inner
+/// signal ends or the operator finishes, as the observer's capture of the storage did before.
+@usableFromInline
+final class InnerRecord<Storage: AnyObject & Sendable>: InnerSubscription, @unchecked Sendable {
+  // guarded by: `InnerSubscription`'s guard (the owner's state lock) for the inherited fields; `storage` is a
+  // `let`.
+  @usableFromInline let storage: Storage
+
+  @inlinable
+  init(storage: Storage) {
+    self.storage = storage
+    super.init()
+  }
 }
 
 /// The live inner subscriptions of an operator: O(1) insertion and removal (each member knows its index).

@@ -121,7 +121,7 @@ final class BindStorage<Value: Sendable, Output: Sendable, Failure: Error>: Disp
       state.update { $0.outbox.send(.next(value)) }
       return !state.isClosed
     }
-    let inner = BindInner(storage: self)
+    let inner = InnerRecord(storage: self)
     guard state.withLock({ $0.admit(inner) }) else { return false }
     // The observer captures the inner record alone, which knows the storage: a closure capturing one reference
     // needs no context of its own (see `attach(source:step:observer:)`), so the record is the one allocation.
@@ -144,22 +144,5 @@ final class BindStorage<Value: Sendable, Output: Sendable, Failure: Error>: Disp
     case .error(let error): state.handle { $0.finish(.error(error)) }
     case .completed: state.handle { $0.innerCompleted(inner) }
     }
-  }
-}
-
-/// An inner subscription of a `BindStorage`, which it knows, so that the observer of the inner signal captures
-/// this record alone.
-///
-/// The record and the storage hold each other (the storage keeps its live inner subscriptions) until the inner
-/// signal ends or the operator finishes, as the observer's capture of the storage did before.
-@usableFromInline
-final class BindInner<Value: Sendable, Output: Sendable, Failure: Error>: InnerSubscription, @unchecked Sendable {
-  // guarded by: `InnerSubscription`'s guard for the inherited fields; `storage` is a `let`.
-  @usableFromInline let storage: BindStorage<Value, Output, Failure>
-
-  @inlinable
-  init(storage: BindStorage<Value, Output, Failure>) {
-    self.storage = storage
-    super.init()
   }
 }

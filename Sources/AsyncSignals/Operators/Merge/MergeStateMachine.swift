@@ -16,16 +16,20 @@ struct MergeStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendab
   @usableFromInline
   typealias Output = Value
 
+  /// The record of an inner subscription: it knows the storage, which its observer calls.
+  @usableFromInline
+  typealias Inner = InnerRecord<MergeStorage<Value, Failure>>
+
   /// An inner signal the caller must subscribe to, with the lock released, then report `attachedInner`.
   @usableFromInline
   struct Start: Sendable {
     @usableFromInline
     let signal: Signal<Value, Failure>
     @usableFromInline
-    let inner: MergeInner<Value, Failure>
+    let inner: Inner
 
     @inlinable
-    init(signal: Signal<Value, Failure>, inner: MergeInner<Value, Failure>) {
+    init(signal: Signal<Value, Failure>, inner: Inner) {
       self.signal = signal
       self.inner = inner
     }
@@ -64,7 +68,7 @@ struct MergeStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendab
   /// The outer signal sent an inner signal: it waits its turn, which may be now.
   @inlinable
   mutating func receivedInner(
-    _ signal: Signal<Value, Failure>, _ newInner: () -> MergeInner<Value, Failure>
+    _ signal: Signal<Value, Failure>, _ newInner: () -> Inner
   ) -> (Teardown<Value, Failure>, Start?) {
     guard !isFinished else { return (Teardown(), nil) }
     waiting.append(signal)
@@ -86,7 +90,7 @@ struct MergeStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendab
   /// arrays), and a teardown holding a disposable allocates an array.
   @inlinable
   mutating func attachedInner(
-    _ inner: InnerSubscription, _ disposable: any Disposable, _ newInner: () -> MergeInner<Value, Failure>
+    _ inner: InnerSubscription, _ disposable: any Disposable, _ newInner: () -> Inner
   ) -> (Teardown<Value, Failure>, (start: Start?, ended: (any Disposable)?)) {
     let kept = inners.attached(inner, disposable)
     isStarting = false
@@ -96,7 +100,7 @@ struct MergeStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendab
   /// `inner` completed: its place goes to the next waiting signal, unless a subscribing thread will give it.
   @inlinable
   mutating func innerCompleted(
-    _ inner: InnerSubscription, _ newInner: () -> MergeInner<Value, Failure>
+    _ inner: InnerSubscription, _ newInner: () -> Inner
   ) -> (Teardown<Value, Failure>, Start?) {
     inners.remove(inner)
     let teardown = completeIfDone()
@@ -104,9 +108,9 @@ struct MergeStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendab
   }
 
   /// Admits the first waiting signal if there is a place, making the caller the subscribing thread. `newInner`
-  /// makes its subscription's record (the storage's, which knows the storage: see `MergeInner`).
+  /// makes its subscription's record (one that knows the storage: see `Inner`).
   @inlinable
-  mutating func nextStart(_ newInner: () -> MergeInner<Value, Failure>) -> Start? {
+  mutating func nextStart(_ newInner: () -> Inner) -> Start? {
     guard !isFinished, inners.count < limit, let signal = waiting.popFirst() else { return nil }
     let inner = newInner()
     inners.insert(inner)

@@ -79,8 +79,8 @@ final class MergeStorage<Value: Sendable, Failure: Error>: Disposable {
 
   /// A record for a new inner subscription of this storage.
   @inlinable
-  func newInner() -> MergeInner<Value, Failure> {
-    MergeInner(storage: self)
+  func newInner() -> MergeStateMachine<Value, Failure>.Inner {
+    InnerRecord(storage: self)
   }
 
   @inlinable
@@ -95,22 +95,5 @@ final class MergeStorage<Value: Sendable, Failure: Error>: Disposable {
       if let start { _ = subscribe(from: start) }
       return flow
     }
-  }
-}
-
-/// An inner subscription of a `MergeStorage`, which it knows, so that the observer of the inner signal captures
-/// this record alone.
-///
-/// The record and the storage hold each other (the storage keeps its live inner subscriptions) until the inner
-/// signal ends or the operator finishes, as the observer's capture of the storage did before.
-@usableFromInline
-final class MergeInner<Value: Sendable, Failure: Error>: InnerSubscription, @unchecked Sendable {
-  // guarded by: `InnerSubscription`'s guard for the inherited fields; `storage` is a `let`.
-  @usableFromInline let storage: MergeStorage<Value, Failure>
-
-  @inlinable
-  init(storage: MergeStorage<Value, Failure>) {
-    self.storage = storage
-    super.init()
   }
 }
