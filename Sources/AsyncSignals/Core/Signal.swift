@@ -57,7 +57,6 @@ public class Signal<Value: Sendable, Failure: Error>: @unchecked Sendable, Custo
     preconditionFailure("Signal.attach(_:) must be overridden by \(type(of: self))")
   }
 
-  /// Attaches an observer that hands each event to `body`.
   /// The one value that subscribing now would send at once, before completing, with nothing to dispose: only
   /// `return`'s signal, where a scheduler is current or in a task (guarantee 5), has one. `flattenMap` and
   /// `bind` splice such a value in without subscribing; every other signal answers `nil`.
@@ -66,6 +65,7 @@ public class Signal<Value: Sendable, Failure: Error>: @unchecked Sendable, Custo
     nil
   }
 
+  /// Attaches an observer that hands each event to `body`.
   @inlinable
   final func attach(_ body: @escaping @Sendable (Event<Value, Failure>) -> Flow) -> any Disposable {
     attach(Observer(body))
