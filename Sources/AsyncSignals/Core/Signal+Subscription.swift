@@ -219,7 +219,14 @@ extension Signal where Failure == Never {
   @inlinable
   @discardableResult
   public func subscribeNext(_ next: @escaping @Sendable (Value) -> Void) -> any Disposable {
-    subscribeNext(next, error: { _ in }, completed: {})
+    // Its own observer, capturing `next` alone: 32 bytes less per live subscription than the three-closure form's
+    // (issue 13's W8a), and no calls of empty closures.
+    attach(
+      Observer(raw: { kind, payload in
+        guard kind == .next else { return .stop }  // completion: the subscription ends
+        next(payload.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee)
+        return .proceed
+      }))
   }
 
   /// Subscribes with closures for values and completion.
