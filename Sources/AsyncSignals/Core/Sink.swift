@@ -54,7 +54,8 @@ struct SinkState {
   /// The sink's one reference to its observer's box, or `nil` once dropped. guarded by: `delivery`
   var observer: Unmanaged<ObserverBox>?
   /// Deliveries in progress, counting nested ones; the observer is dropped only at zero. guarded by: `delivery`
-  var depth = 0
+  /// (32 bits, so that it and `terminated` share one word: the state then fits a 160-byte malloc chunk, not 176.)
+  var depth: Int32 = 0
   var terminated = false  // guarded by: `delivery`
   var children = DisposableBag()  // guarded by: `childrenLock`
   /// The sink's place in its owner's `SubscriberList`. guarded by: the owner's lock.
