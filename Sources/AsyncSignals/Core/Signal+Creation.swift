@@ -173,13 +173,12 @@ final class ReturnSignal<Value: Sendable, Failure: Error>: Signal<Value, Failure
     super.init(name: "")
   }
 
-  /// The value where a subscription may run at once (guarantee 5), as `attach` sends it; `nil` elsewhere.
   override func valueSentAtOnce() -> Value? {
     CurrentScheduler.isSet || CurrentScheduler.isInTask ? value : nil
   }
 
   override func attach(_ observer: Observer<Value, Failure>) -> any Disposable {
-    if let value = valueSentAtOnce() {
+    if CurrentScheduler.isSet || CurrentScheduler.isInTask {
       if observer.sendNext(value) == .proceed { _ = observer.sendCompleted() }
       return DisposedDisposable.shared
     }
