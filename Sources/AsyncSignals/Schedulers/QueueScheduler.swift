@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// A serial scheduler backed by a Dispatch queue; also a `SerialExecutor`, so that an actor can run on the
 /// very queue its signals are delivered on.
@@ -56,30 +57,43 @@ public final class QueueScheduler: Scheduler, SerialExecutor {
   ///   - name: The scheduler's name and its queue's label.
   ///   - qos: The quality of service of the blocks.
   ///   - targetQueue: The queue the new serial queue targets, if not the default global queue. Blocks stay
-  ///     first in, first out even when the target is concurrent.
+  ///     first in, first out even when the target is concurrent. When the target is another scheduler's queue,
+  ///     the new scheduler's blocks run on that queue, and count as running there: an actor whose executor is
+  ///     the other scheduler receives isolated deliveries from them at once.
   public init(
     name: String = "AsyncSignals.QueueScheduler", qos: DispatchQoS = .default, targetQueue: DispatchQueue? = nil
   ) {
     self.name = name
     self.queue = DispatchQueue(label: name, qos: qos, target: targetQueue)
-    queue.setSpecific(key: Self.identity, value: ObjectIdentifier(self))
+    queue.setSpecific(key: mark, value: serial)
   }
 
   private init(name: String, queue: DispatchQueue) {
     self.name = name
     self.queue = queue
-    queue.setSpecific(key: Self.identity, value: ObjectIdentifier(self))
+    queue.setSpecific(key: mark, value: serial)
   }
 
-  /// Marks each scheduler's queue with the scheduler's identity, so that code can tell it runs on that queue.
-  private static let identity = DispatchSpecificKey<ObjectIdentifier>()
+  // How a scheduler knows that code runs on its queue. Each scheduler sets a key of its own on its queue, with a
+  // serial number no other scheduler of the process ever gets. Dispatch looks a key up on the current queue and
+  // then on its targets, so code on a queue whose target chain leads to this scheduler's queue (a scheduler made
+  // with `targetQueue: queue`, or any queue targeting it) finds the mark too: its blocks run on this queue, one at
+  // a time with this queue's own. The serial number, not the key or the scheduler's address, decides: a queue can
+  // outlive its scheduler (a timer made on it keeps it), and a later key or scheduler may be allocated at the
+  // released one's address, which must not make it current on the old queue.
 
-  /// Whether the calling code runs on this scheduler's queue (a block of the queue, or a job of an actor whose
-  /// executor this scheduler is). Dispatch answers, not ``Schedulers/current``, which any code may set with
-  /// ``Scheduler/performAsCurrent(_:)``.
+  /// This scheduler's key for its queue's mark.
+  private let mark = DispatchSpecificKey<UInt64>()
+  /// This scheduler's serial number: unique in the process, never reused.
+  private let serial = QueueScheduler.serials.add(1, ordering: .relaxed).newValue
+  private static let serials = Atomic<UInt64>(0)
+
+  /// Whether the calling code runs on this scheduler's queue (a block of the queue, a block of a queue that
+  /// targets it, or a job of an actor whose executor this scheduler is). Dispatch answers, not
+  /// ``Schedulers/current``, which any code may set with ``Scheduler/performAsCurrent(_:)``.
   @usableFromInline
   var isRunningOnQueue: Bool {
-    DispatchQueue.getSpecific(key: Self.identity) == ObjectIdentifier(self)
+    DispatchQueue.getSpecific(key: mark) == serial
   }
 
   /// The wall-clock time.
@@ -220,11 +234,19 @@ public final class QueueScheduler: Scheduler, SerialExecutor {
   /// (SE-0471), so that `assumeIsolated` on an actor whose executor this scheduler is costs a queue-specific
   /// lookup rather than a trap-or-return check.
   ///
+  /// A queue that targets this scheduler's queue (a `QueueScheduler(targetQueue: worker.queue)`, say) runs its
+  /// blocks on it, one at a time with the queue's own, so the answer there is `true` as well. Each scheduler is
+  /// recognised by a serial number of its own, never by its address: a queue that outlives its scheduler never
+  /// counts as the queue of a later scheduler.
+  ///
   /// ```swift
   /// worker.queue.async { print(worker.isIsolatingCurrentContext() == true) }  // true
+  /// let child = QueueScheduler(name: "child", targetQueue: worker.queue)
+  /// child.schedule { print(worker.isIsolatingCurrentContext() == true) }  // true: the child runs on the worker's queue
   /// ```
   ///
-  /// - Returns: `true` on this scheduler's queue, `false` anywhere else; never `nil` (unknown).
+  /// - Returns: `true` on this scheduler's queue or a queue that targets it, `false` anywhere else; never `nil`
+  ///   (unknown).
   @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)
   public func isIsolatingCurrentContext() -> Bool? {
     isRunningOnQueue

@@ -32,6 +32,10 @@ actor QueueActor {
     scheduler = QueueScheduler(name: name)
   }
 
+  init(scheduler: QueueScheduler) {
+    self.scheduler = scheduler
+  }
+
   nonisolated var unownedExecutor: UnownedSerialExecutor {
     scheduler.asUnownedSerialExecutor()
   }
