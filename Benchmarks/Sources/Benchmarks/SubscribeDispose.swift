@@ -6,7 +6,8 @@ import OpenCombine
 //
 // AsyncSignals `return`: the library's single-value signal (delivers synchronously when a scheduler is
 // current, as it is on the benchmark thread — see main.swift). AsyncSignals `create`: the same through a
-// `create` body, which pays for the serial-delivery sink. OpenCombine: `Just`.
+// `create` body, which pays for the serial-delivery sink. The "in a task" rows run the same loops in a task, where
+// no scheduler is current (the task path of guarantee 5). OpenCombine: `Just`.
 
 extension Benchmark {
   mutating func addSubscribeDisposeBenchmarks() {
@@ -45,6 +46,30 @@ extension Benchmark {
       }
       return sum.value
     }
+    // The same loops in a task, where no scheduler is current: subscribing runs the body at once with the
+    // subscription scheduler made current around it (guarantee 5), a path the rows above never take.
+    add("B10", .asyncSignals, variant: "return, in a task", .async { n in
+      let sum = Accumulator()
+      let signal = Signal<Int, Never>.return(1)
+      for _ in 0..<n {
+        let subscription = signal.subscribeNext { sum.add($0) }
+        subscription.dispose()
+      }
+      return sum.value
+    })
+    add("B10", .asyncSignals, variant: "create, in a task", .async { n in
+      let sum = Accumulator()
+      let signal = Signal<Int, Never>.create { subscriber in
+        subscriber.sendNext(1)
+        subscriber.sendCompleted()
+        return nil
+      }
+      for _ in 0..<n {
+        let subscription = signal.subscribeNext { sum.add($0) }
+        subscription.dispose()
+      }
+      return sum.value
+    })
     add("B10", .openCombine, variant: "Just") { n in
       let sum = Accumulator()
       let publisher = Just(1)

@@ -178,8 +178,16 @@ final class ReturnSignal<Value: Sendable, Failure: Error>: Signal<Value, Failure
   }
 
   override func attach(_ observer: Observer<Value, Failure>) -> any Disposable {
-    if CurrentScheduler.isSet || CurrentScheduler.isInTask {
+    if CurrentScheduler.isSet {
       if observer.sendNext(value) == .proceed { _ = observer.sendCompleted() }
+      return DisposedDisposable.shared
+    }
+    if CurrentScheduler.isInTask {
+      // As `subscribeAtOnce` does for every other body: in a task, the subscription scheduler is current.
+      let value = self.value
+      CurrentScheduler.perform(as: SubscriptionScheduler.shared) {
+        if observer.sendNext(value) == .proceed { _ = observer.sendCompleted() }
+      }
       return DisposedDisposable.shared
     }
     let value = self.value

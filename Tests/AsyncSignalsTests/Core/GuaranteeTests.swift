@@ -238,6 +238,52 @@ struct GuaranteeTests {
     #expect(Schedulers.current == nil)  // only the body sees a current scheduler
   }
 
+  @Test(
+    "5. in a task, every built-in source's subscriber sees the subscription scheduler current, return's included",
+    arguments: ["return", "empty", "error", "from", "create", "flattenMap of return", "flattenMap of create"])
+  nonisolated func currentInTaskForEverySource(source: String) async {
+    #expect(Schedulers.current == nil)
+    let seen = Locked<[String]>([])
+    @Sendable func record(_ label: String) {
+      seen.append("\(label) \(Schedulers.current === SubscriptionScheduler.shared ? "subscription" : "other")")
+    }
+    let signal: Signal<Int, TestError> =
+      switch source {
+      case "return": .return(1)
+      case "empty": .empty
+      case "error": .error(TestError())
+      case "from": .from([1])
+      case "create": .create { subscriber in
+          subscriber.sendNext(1)
+          subscriber.sendCompleted()
+          return nil
+        }
+      case "flattenMap of return": .from([1]).flattenMap { .return($0) }
+      default: .from([1]).flattenMap { value in .create { subscriber in
+          subscriber.sendNext(value)
+          subscriber.sendCompleted()
+          return nil
+        } }
+      }
+    signal.subscribeNext({ _ in record("next") }, error: { _ in record("error") }, completed: { record("completed") })
+    #expect(!seen.value.isEmpty)  // delivered before subscribeNext returned
+    #expect(seen.value.allSatisfy { $0.hasSuffix("subscription") }, "\(seen.value)")
+    #expect(Schedulers.current == nil)
+  }
+
+  @Test("5. in a task, return's value spliced into flattenMap arrives as its subscription would send it")
+  nonisolated func currentInTaskForSplicedReturn() async {
+    let subject = Subject<Int, Never>()
+    let seen = Locked<[Bool]>([])
+    let subscription = subject.flattenMap { .return($0) }.subscribeNext { _ in
+      seen.append(Schedulers.current === SubscriptionScheduler.shared)
+    }
+    subject.sendNext(1)  // from the task, where no scheduler is current: the inner's subscription would run at once
+    #expect(seen.value == [true])
+    #expect(Schedulers.current == nil)
+    subscription.dispose()
+  }
+
   @Test("5. in an actor's isolation, subscribing runs the body at once")
   nonisolated func subscriptionInActor() async {
     actor Reader {
