@@ -14,10 +14,20 @@ import Musl
 // `subscribeNext(onMainActor:…)` (in the Interop module) and `bind(onMainActorTo:keyPath:)`.
 //
 // - Events from upstream (called serially, guarantee 1) are appended to one queue under the engine's lock. The
-//   first event that finds the engine idle schedules ONE job on the actor's executor; that job drains the whole
-//   queue, in order, taking everything queued in one swap per pass. No `Task` per event: a burst costs one job.
+//   first event that finds the engine idle schedules ONE job on the actor's executor; that job drains the queue,
+//   in order, taking everything queued in one swap per pass. No `Task` per event: a burst costs one job.
 //   Where the job is a `Task` (an actor whose executor the library cannot identify), it yields once before going
 //   idle, so that a producer in the middle of a burst appends to it rather than paying for a new `Task`.
+// - A job is fair to the actor's other work: it runs at most `isolatedDeliveryBudget` callbacks, then lets the
+//   actor's other work run before it continues. On a Dispatch queue (the main queue, a `QueueScheduler`) it
+//   enqueues its continuation behind whatever was queued meanwhile; as a `Task` it yields. Events it took but did
+//   not deliver are `carried` to the continuation, ahead of the queue, so order is kept; until then the phase
+//   stays `.scheduled`, so no sender delivers at once ahead of them. The at-once path counts against the same
+//   budget. An actor method awaited during a flood thus waits for at most one budget of this subscription's
+//   callbacks (on a `Task`, at the job's priority or higher: a yield lets in only work of equal or higher priority).
+// - A job made as a `Task` runs at the base priority of the task that subscribed (`.medium` outside any task),
+//   not at the priority of whichever sender happened to start the burst. Dispatch blocks keep Dispatch's QoS
+//   rules; their order is first in, first out whatever the priority.
 // - In the `.atOnceOnExecutor` mode, an event sent by code already running on the actor's executor (as far as
 //   `ActorExecutor` can tell) is delivered before `sendNext` returns, through `assumeIsolated`, but only when
 //   nothing is queued and no delivery is in progress: it never overtakes an earlier event. The
@@ -55,6 +65,12 @@ final class WeakActor<A: Actor>: Sendable {
   }
 }
 
+/// How many callbacks one delivery job runs before it lets the actor's other work run (see the comment at the top
+/// of this file): small enough that an awaited actor method waits little behind a flood, large enough that a
+/// job's cost (a Dispatch block, or a `Task` hop) stays small beside the callbacks it runs.
+@usableFromInline
+let isolatedDeliveryBudget = 128
+
 /// Whether a send made on the actor's executor is delivered before it returns.
 @usableFromInline
 enum IsolatedDeliveryMode: Sendable {
@@ -79,7 +95,8 @@ struct IsolatedDeliveryState<A: Actor, Value: Sendable, Failure: Error>: Sendabl
   enum Phase: Sendable {
     /// Nothing queued and nobody delivering.
     case idle
-    /// A job is on its way to the actor to drain the queue.
+    /// A job is on its way to the actor to drain the queue (a new one, or the continuation of one that spent its
+    /// budget).
     case scheduled
     /// Events are being delivered on the actor, by a job or by a sender on its executor.
     case delivering
@@ -90,6 +107,12 @@ struct IsolatedDeliveryState<A: Actor, Value: Sendable, Failure: Error>: Sendabl
   var target: (reference: ActorReference<A>, handler: Handler)?
   @usableFromInline
   var queued = ContiguousArray<Event<Value, Failure>>()
+  /// Events a job took from `queued` but did not deliver, because it spent its budget: `carried[carriedStart...]`
+  /// are delivered by the job's continuation, before anything in `queued`.
+  @usableFromInline
+  var carried = ContiguousArray<Event<Value, Failure>>()
+  @usableFromInline
+  var carriedStart = 0
   @usableFromInline
   var phase = Phase.idle
   /// The terminal event has arrived from upstream (it may still be queued).
@@ -112,7 +135,8 @@ struct IsolatedDeliveryState<A: Actor, Value: Sendable, Failure: Error>: Sendabl
 /// Delivers one subscription's events in an actor's isolation (see the comment at the top of this file).
 @usableFromInline
 final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposable, @unchecked Sendable {
-  // guarded by: `state` (its lock) for everything mutable, and `ended`, an atomic; `executor` and `mode` are `let`s.
+  // guarded by: `state` (its lock) for everything mutable, and `ended`, an atomic; `executor`, `mode` and
+  // `priority` are `let`s.
   @usableFromInline
   typealias State = IsolatedDeliveryState<A, Value, Failure>
 
@@ -124,6 +148,9 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
   let executor: ActorExecutor
   @usableFromInline
   let mode: IsolatedDeliveryMode
+  /// The priority of a job made as a `Task`: the subscribing task's base priority, `.medium` outside any task.
+  @usableFromInline
+  let priority: TaskPriority
 
   @inlinable
   init(
@@ -134,6 +161,7 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
     state = LockedState(State(reference: reference, handler: unsafeBitCast(handler, to: State.Handler.self)))
     self.executor = executor
     self.mode = mode
+    priority = Task.basePriority ?? .medium  // not an escalated priority, which is transient
   }
 
   /// Subscribes `handler` to `signal`, called in `actor`'s isolation. The handler answers `.stop` to end the
@@ -209,16 +237,23 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
     case .queued:
       return .proceed
     case .schedule(let actor):
-      if !executor.enqueueOnKnownQueue(on: actor, { actor in self.drain(actor) }) {
-        Task { await self.drainLingering(actor) }
-      }
+      scheduleJob(on: actor)
       return .proceed
     case .deliverNow(let actor, let handler):
       // On the actor's executor: `onExecutor` was established above from Dispatch's queue-specific value, or
       // from this very thread subscribing in the actor's isolation.
       if !isDisposed, Self.call(handler, actor, event) == .stop || event.isTerminating { end() }
-      drainAssumingIsolation(actor)
+      if drainAssumingIsolation(actor, delivered: 1) == .budgetSpent { scheduleJob(on: actor) }
       return isDisposed ? .stop : .proceed
+    }
+  }
+
+  /// Schedules a job that drains the queue on the actor: one Dispatch block where the executor is a queue the
+  /// library knows, otherwise a `Task` at the subscription's priority.
+  @inlinable
+  func scheduleJob(on actor: A) {
+    if !executor.enqueueOnKnownQueue(on: actor, { actor in self.drain(actor) }) {
+      Task(priority: priority) { await self.drainLingering(actor) }
     }
   }
 
@@ -240,22 +275,25 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
 
   // MARK: On the actor
 
-  /// Delivers everything queued, pass by pass, until the queue is empty or the subscription has ended.
+  /// Delivers what is queued, pass by pass, until the queue is empty, the subscription has ended, or the job has
+  /// spent its budget; then it enqueues its continuation behind the actor's other work.
   @inlinable
   func drain(_ actor: isolated A) {
-    drainAssumingIsolation(actor)
+    if drainAssumingIsolation(actor) == .budgetSpent { scheduleJob(on: actor) }
   }
 
   /// `drain(_:)` for a job that a `Task` had to be made for (an actor whose executor the library cannot
-  /// identify): once the queue is empty, the job yields once before it goes idle, so that a producer in the middle
-  /// of a burst appends to this job instead of paying for a new `Task` (which costs more than the yield).
+  /// identify): it yields after each budget, and once the queue is empty, it yields once more before it goes idle,
+  /// so that a producer in the middle of a burst appends to this job instead of paying for a new `Task` (which
+  /// costs more than the yield).
   @inlinable
   func drainLingering(_ actor: isolated A) async {
     while true {
-      drainAssumingIsolation(actor, staysDelivering: true)
+      let end = drainAssumingIsolation(actor, staysDelivering: true)
       await Task.yield()
+      if end == .budgetSpent { continue }
       let idle = state.withLock { state -> Bool in
-        guard state.target == nil || state.queued.isEmpty else { return false }
+        guard state.target == nil || (state.queued.isEmpty && state.carried.isEmpty) else { return false }
         state.phase = .idle
         return true
       }
@@ -263,27 +301,82 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
     }
   }
 
-  /// The loop of `drain(_:)`, for a caller that runs on the actor's executor (see `call(_:_:_:)`). With
-  /// `staysDelivering`, an empty queue leaves the phase `.delivering` for the caller to end.
+  /// How a drain stopped.
+  @usableFromInline
+  enum DrainEnd {
+    /// Nothing left to deliver (or the subscription has ended); the phase is `.idle`, or `.delivering` for a
+    /// caller that asked to stay delivering.
+    case drained
+    /// The budget is spent with events left; the phase is `.scheduled`, and the caller must schedule (or be) the
+    /// continuation.
+    case budgetSpent
+  }
+
+  /// What a pass takes from the state.
+  @usableFromInline
+  enum Take {
+    case deliver(State.Handler, start: Int)
+    case drained
+    case budgetSpent
+  }
+
+  /// The loop of `drain(_:)`, for a caller that runs on the actor's executor (see `call(_:_:_:)`), which has
+  /// already run `delivered` callbacks of its budget. With `staysDelivering`, an empty queue leaves the phase
+  /// `.delivering` for the caller to end.
   @inlinable
-  func drainAssumingIsolation(_ actor: A, staysDelivering: Bool = false) {
+  func drainAssumingIsolation(_ actor: A, delivered: Int = 0, staysDelivering: Bool = false) -> DrainEnd {
+    var delivered = delivered
     var batch = ContiguousArray<Event<Value, Failure>>()
     while true {
-      let handler = state.withLock { state -> State.Handler? in
-        guard let target = state.target, !state.queued.isEmpty else {
-          if !staysDelivering || state.target == nil { state.phase = .idle }
-          return nil
+      let take = state.withLock { state -> Take in
+        guard let target = state.target else {
+          state.phase = .idle
+          return .drained
         }
-        swap(&batch, &state.queued)
+        let start: Int
+        if !state.carried.isEmpty {
+          swap(&batch, &state.carried)
+          start = state.carriedStart
+          state.carriedStart = 0
+        } else if state.queued.isEmpty {
+          if !staysDelivering { state.phase = .idle }
+          return .drained
+        } else if delivered >= isolatedDeliveryBudget {
+          state.phase = .scheduled
+          return .budgetSpent
+        } else {
+          swap(&batch, &state.queued)
+          start = 0
+        }
         state.phase = .delivering
-        return target.handler
+        return .deliver(target.handler, start: start)
       }
-      guard let handler else { return }
-      for event in batch {
-        if isDisposed { break }
+      let handler: State.Handler
+      var index: Int
+      switch take {
+      case .deliver(let taken, let start): (handler, index) = (taken, start)
+      case .drained: return .drained
+      case .budgetSpent: return .budgetSpent
+      }
+      while index < batch.count {
+        if delivered >= isolatedDeliveryBudget {
+          // Spent: the rest of the batch goes to the continuation, ahead of anything queued meanwhile.
+          let carried = state.withLock { state -> Bool in
+            guard state.target != nil else { return false }
+            swap(&state.carried, &batch)
+            state.carriedStart = index
+            state.phase = .scheduled
+            return true
+          }
+          return carried ? .budgetSpent : .drained
+        }
+        if isDisposed { return .drained }
+        let event = batch[index]
+        index += 1
+        delivered += 1
         if Self.call(handler, actor, event) == .stop || event.isTerminating {
           end()
-          break
+          return .drained
         }
       }
       batch.removeAll(keepingCapacity: true)
@@ -298,13 +391,15 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
   func end() {
     guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
     let released = state.withLock { state in
-      let released = (state.target, state.queued, state.upstream)
+      let released = (state.target, state.queued, state.carried, state.upstream)
       state.target = nil
       state.queued = []
+      state.carried = []
+      state.carriedStart = 0
       state.upstream = nil
       return released
     }
-    released.2?.dispose()
+    released.3?.dispose()
     withExtendedLifetime(released) {}
   }
 }
