@@ -2,11 +2,16 @@ import AsyncSignals
 
 // Main-actor delivery the compiler checks: the callbacks are `@MainActor` closures, so they may touch
 // main-actor state (views, view models) without `MainActor.assumeIsolated` or a `Task` in user code. The
-// events travel through the core's isolated-delivery engine (the one behind `subscribeNext(isolatedTo:…)`) in
-// its always-asynchronous mode: in order, one main-queue job per burst, and never before `subscribeNext` or
-// `sendNext` returns, even when sent on the main queue, as RAC's `-deliverOn:` does. Disposing the subscription
-// on the main actor stops delivery at once: events already queued but not yet delivered are discarded.
-// (`subscribeNext(isolatedTo: MainActor.shared, …)` is the at-once form.)
+// events travel through the core's isolated-delivery engine (the one behind `subscribeNext(isolatedTo:…)`), in
+// order, one main-queue job per burst (of at most one budget of callbacks), in one of two modes:
+// - `subscribeNext(onMainActor:…)`: always asynchronous, never before `subscribeNext` or `sendNext` returns, even
+//   when sent on the main queue, as RAC's `-deliverOn:` of its main thread scheduler;
+// - `subscribeNext(onMainThread:…)`: at once when sent on the main queue while nothing is waiting, queued
+//   otherwise, as RAC's `-deliverOnMainThread` (and this library's `deliverOnMainThread()`) do.
+// Disposing the subscription on the main actor stops delivery at once: events already queued but not yet
+// delivered are discarded. `subscribeNext(isolatedTo: MainActor.shared, …)` cannot serve `@MainActor` code: its
+// callback's `isolated MainActor` parameter does not make the closure main-actor isolated, so main-actor state
+// is out of its reach.
 
 extension Signal {
   /// Subscribes with `@MainActor` closures for values, the failure and completion.
@@ -14,7 +19,7 @@ extension Signal {
   /// Each event is delivered on the main actor, asynchronously (even when sent there), in the order sent; the
   /// closures run one at a time and are released once the terminal event has been delivered or the
   /// subscription is disposed. A burst of events costs one main-queue job, not one per event. For delivery at
-  /// once when the sender is already on the main queue, use `subscribeNext(isolatedTo: MainActor.shared, …)`.
+  /// once when the sender is already on the main queue, use ``subscribeNext(onMainThread:error:completed:isolation:)``.
   /// Disposing from the main actor means no closure is called afterwards: events
   /// already on their way are discarded.
   ///
@@ -44,7 +49,7 @@ extension Signal {
     error: @escaping @MainActor (Failure) -> Void,
     completed: @escaping @MainActor () -> Void
   ) -> any Disposable {
-    subscribeOnMainActorAsynchronously { event in
+    subscribeOnMainActor(atOnce: false, subscribingOnMainActor: false) { event in
       switch event {
       case .next(let value): next(value)
       case .error(let failure): error(failure)
@@ -110,5 +115,132 @@ extension Signal where Failure == Never {
     onMainActor next: @escaping @MainActor (Value) -> Void, completed: @escaping @MainActor () -> Void
   ) -> any Disposable {
     subscribeNext(onMainActor: next, error: { _ in }, completed: completed)
+  }
+}
+
+extension Signal {
+  /// Subscribes with `@MainActor` closures for values, the failure and completion, delivered at once when sent on
+  /// the main queue with nothing waiting, as RAC's `-deliverOnMainThread` does.
+  ///
+  /// A value sent on the main queue (the main actor's executor) while no earlier event of this subscription is
+  /// waiting or being delivered is delivered before `sendNext` returns; any other event is queued and delivered on
+  /// the main actor by one main-queue job per burst, in the order sent, never ahead of an earlier one. A value
+  /// sent from inside one of these closures is delivered after that closure returns. Subscribing from the main
+  /// actor to a signal that sends at once, such as a ``BehaviorSubject``, delivers its values before
+  /// `subscribeNext` returns. The closures run one at a time, are checked by the compiler as main-actor code,
+  /// and are released once the terminal event has been delivered or the subscription is disposed; disposing on
+  /// the main actor means no closure is called afterwards. For delivery that is always later, even on the main
+  /// queue, use ``subscribeNext(onMainActor:error:completed:)``.
+  ///
+  /// ```swift
+  /// @MainActor final class SearchModel {
+  ///   var results: [String] = []
+  ///   var failure: String?
+  ///   var subscription: (any Disposable)?
+  ///   func follow(_ searches: Signal<[String], SearchError>) {
+  ///     subscription = searches.subscribeNext(
+  ///       onMainThread: { self.results = $0 },  // main-actor state, checked by the compiler
+  ///       error: { self.failure = "\($0)" },
+  ///       completed: {})
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - next: Called on the main actor with each value.
+  ///   - error: Called on the main actor with the failure.
+  ///   - completed: Called on the main actor on completion.
+  ///   - isolation: The caller's isolation; leave it to its default.
+  /// - Returns: The subscription's disposable.
+  /// - Note: ReactiveCocoa 2.5 `[[signal deliverOnMainThread] subscribeNext:error:completed:]`, with the
+  ///   main-thread requirement checked at compile time.
+  @discardableResult
+  public func subscribeNext(
+    onMainThread next: @escaping @MainActor (Value) -> Void,
+    error: @escaping @MainActor (Failure) -> Void,
+    completed: @escaping @MainActor () -> Void,
+    isolation: isolated (any Actor)? = #isolation
+  ) -> any Disposable {
+    subscribeOnMainActor(atOnce: true, subscribingOnMainActor: isolation === MainActor.shared) { event in
+      switch event {
+      case .next(let value): next(value)
+      case .error(let failure): error(failure)
+      case .completed: completed()
+      }
+    }
+  }
+
+  /// Subscribes with `@MainActor` closures for values and the failure, delivered at once when sent on the main
+  /// queue with nothing waiting; completion ends the subscription silently.
+  ///
+  /// Delivery as in ``subscribeNext(onMainThread:error:completed:isolation:)``.
+  ///
+  /// ```swift
+  /// search.subscribeNext(onMainThread: { table.show($0) }, error: { banner.show($0) })
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - next: Called on the main actor with each value.
+  ///   - error: Called on the main actor with the failure.
+  ///   - isolation: The caller's isolation; leave it to its default.
+  /// - Returns: The subscription's disposable.
+  /// - Note: ReactiveCocoa 2.5 `[[signal deliverOnMainThread] subscribeNext:error:]`.
+  @discardableResult
+  public func subscribeNext(
+    onMainThread next: @escaping @MainActor (Value) -> Void, error: @escaping @MainActor (Failure) -> Void,
+    isolation: isolated (any Actor)? = #isolation
+  ) -> any Disposable {
+    subscribeNext(onMainThread: next, error: error, completed: {}, isolation: isolation)
+  }
+}
+
+extension Signal where Failure == Never {
+  /// Subscribes with a `@MainActor` closure for values, delivered at once when sent on the main queue with
+  /// nothing waiting.
+  ///
+  /// Available when the signal cannot fail. Delivery as in ``subscribeNext(onMainThread:error:completed:isolation:)``.
+  ///
+  /// ```swift
+  /// @MainActor final class Clock {
+  ///   var label = ""
+  ///   func show(_ ticks: Signal<Int, Never>) -> any Disposable {
+  ///     ticks.subscribeNext(onMainThread: { self.label = "\($0)" })
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - next: Called on the main actor with each value.
+  ///   - isolation: The caller's isolation; leave it to its default.
+  /// - Returns: The subscription's disposable.
+  /// - Note: ReactiveCocoa 2.5 `[[signal deliverOnMainThread] subscribeNext:]`.
+  @discardableResult
+  public func subscribeNext(
+    onMainThread next: @escaping @MainActor (Value) -> Void, isolation: isolated (any Actor)? = #isolation
+  ) -> any Disposable {
+    subscribeNext(onMainThread: next, error: { _ in }, completed: {}, isolation: isolation)
+  }
+
+  /// Subscribes with `@MainActor` closures for values and completion, delivered at once when sent on the main
+  /// queue with nothing waiting.
+  ///
+  /// Available when the signal cannot fail. Delivery as in ``subscribeNext(onMainThread:error:completed:isolation:)``.
+  ///
+  /// ```swift
+  /// progress.subscribeNext(onMainThread: { bar.value = $0 }, completed: { bar.isHidden = true })
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - next: Called on the main actor with each value.
+  ///   - completed: Called on the main actor on completion.
+  ///   - isolation: The caller's isolation; leave it to its default.
+  /// - Returns: The subscription's disposable.
+  /// - Note: ReactiveCocoa 2.5 `[[signal deliverOnMainThread] subscribeNext:completed:]`.
+  @discardableResult
+  public func subscribeNext(
+    onMainThread next: @escaping @MainActor (Value) -> Void, completed: @escaping @MainActor () -> Void,
+    isolation: isolated (any Actor)? = #isolation
+  ) -> any Disposable {
+    subscribeNext(onMainThread: next, error: { _ in }, completed: completed, isolation: isolation)
   }
 }

@@ -9,6 +9,11 @@ import Dispatch
 /// platforms older than the 26.4 releases that call is missing, and such an actor is treated as any other).
 /// Dispatch then says whether the calling code runs on that queue. For every other actor the answer is "no",
 /// which is always safe: the work is queued and a job runs it.
+///
+/// The main actor runs on the main queue in every Swift 6.3 program, unless the program replaces the main
+/// executor through the concurrency runtime's experimental custom-executor SPI
+/// (`@_spi(ExperimentalCustomExecutors)`, `_createExecutors(factory:)`): checked once, the main actor is then
+/// treated as any other actor (never at once; its jobs hop onto it as `Task`s), which is correct on any executor.
 @usableFromInline
 package enum ActorExecutor: Sendable {
   /// The main actor: the main queue.
@@ -21,7 +26,7 @@ package enum ActorExecutor: Sendable {
   @usableFromInline
   package init<A: Actor>(of actor: A) {
     if actor is MainActor {
-      self = .mainQueue
+      self = Self.mainActorRunsOnMainQueue ? .mainQueue : .unknown
       return
     }
     if #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *),
@@ -31,6 +36,22 @@ package enum ActorExecutor: Sendable {
       return
     }
     self = .unknown
+  }
+
+  /// Whether the main actor's executor is the main queue (see the type's comment), asked once.
+  @usableFromInline
+  static let mainActorRunsOnMainQueue = isMainQueue(MainActor.sharedUnownedExecutor)
+
+  /// Whether `executor` is Dispatch's main queue: the runtime's own main executor, whose type the concurrency
+  /// library does not make public, so it is told by name. An executor the runtime cannot show as a
+  /// `SerialExecutor` is the built-in main queue (older runtimes, which cannot replace it). Any other answer
+  /// only costs the at-once path, never correctness.
+  static func isMainQueue(_ executor: UnownedSerialExecutor) -> Bool {
+    if #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) {
+      guard let serial = executor.asSerialExecutor() else { return true }
+      return String(describing: type(of: serial)) == "DispatchMainExecutor"
+    }
+    return true
   }
 
   /// Whether the calling code runs on the actor's executor, so that `assumeIsolated` holds.

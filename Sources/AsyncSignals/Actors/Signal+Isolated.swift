@@ -197,15 +197,22 @@ extension Signal where Failure == Never {
 }
 
 extension Signal {
-  /// Subscribes `handler` on the main actor, always asynchronously (RAC's `-deliverOn:` of the main thread
-  /// scheduler), through the isolated-delivery engine: for `subscribeNext(onMainActor:…)` in the Interop module.
-  package func subscribeOnMainActorAsynchronously(
+  /// Subscribes `handler` on the main actor, through the isolated-delivery engine: for `subscribeNext(onMainActor:…)`
+  /// (always asynchronous, RAC's `-deliverOn:` of the main thread scheduler) and `subscribeNext(onMainThread:…)`
+  /// (at once on the main queue with nothing waiting, RAC's `-deliverOnMainThread`) in the Interop module.
+  /// `subscribingOnMainActor` says that the caller runs on the main actor (its `#isolation`).
+  package func subscribeOnMainActor(
+    atOnce: Bool, subscribingOnMainActor: Bool,
     _ handler: @escaping @Sendable @MainActor (Event<Value, Failure>) -> Void
   ) -> any Disposable {
-    IsolatedDelivery.attach(
-      self, to: .strong(MainActor.shared), executor: .mainQueue, mode: .alwaysAsynchronous
+    // The main-actor isolation is erased once, here, not per event with `MainActor.assumeIsolated`: the engine
+    // calls the handler only on the main actor (see `IsolatedDelivery.call(_:_:_:)`, which debug builds check).
+    let erased = unsafeBitCast(handler, to: (@Sendable (Event<Value, Failure>) -> Void).self)
+    return IsolatedDelivery.attach(
+      self, to: .strong(MainActor.shared), executor: ActorExecutor(of: MainActor.shared),
+      mode: atOnce ? .atOnceOnExecutor : .alwaysAsynchronous, subscribingOnActor: subscribingOnMainActor
     ) { _, event in
-      MainActor.assumeIsolated { handler(event) }
+      erased(event)
       return event.isTerminating ? .stop : .proceed
     }
   }

@@ -159,7 +159,8 @@ final class MainActorKeyPathBinding<Root: AnyObject, Value: Sendable> {
     let binding = SerialDisposable()
     lifetime?.add(binding)
     binding.inner = IsolatedDelivery.attach(
-      signal, to: .strong(MainActor.shared), executor: .mainQueue, mode: .atOnceOnExecutor
+      signal, to: .strong(MainActor.shared), executor: ActorExecutor(of: MainActor.shared), mode: .atOnceOnExecutor,
+      subscribingOnActor: true  // this class is isolated to the main actor
     ) { [self, weak binding] _, event in
       let flow = MainActor.assumeIsolated { apply(event) }
       if flow == .stop, let binding {

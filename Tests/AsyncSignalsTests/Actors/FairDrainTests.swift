@@ -138,7 +138,8 @@ struct FairDrainTests {
     let subject = Subject<Int, Never>()
     let seen = Locked<CheckedContinuation<TaskPriority, Never>?>(nil)
     let subscription = await Task(priority: .low) {
-      subject.subscribeNext(isolatedTo: recorder) { _, _ in seen.value?.resume(returning: Task.basePriority ?? .medium) }
+      subject.subscribeNext(isolatedTo: recorder) { _, _ in seen.value?.resume(returning: Task.basePriority ?? .medium)
+      }
     }.value
     // Awaited through a continuation, not the actor: awaiting the actor would escalate the job's priority.
     let priority = await withCheckedContinuation { continuation in

@@ -180,6 +180,21 @@ struct IsolatedDeliveryTests {
     #expect(log.value == ["got 1", "returned"])
   }
 
+  @Test("the main actor counts as the main queue only while the runtime's main executor is Dispatch's main queue")
+  func mainActorExecutorIsChecked() {
+    #expect(ActorExecutor.isMainQueue(MainActor.sharedUnownedExecutor))
+    #expect(ActorExecutor.mainActorRunsOnMainQueue)
+    guard case .mainQueue = ActorExecutor(of: MainActor.shared) else {
+      Issue.record("the main actor, on the main queue, is not recognised")
+      return
+    }
+    // Any other executor as the main executor (only the runtime's experimental SPI can install one): not the
+    // main queue, so the main actor would be treated as any actor, whose jobs hop onto it as tasks.
+    let other = QueueScheduler(name: "not main")
+    #expect(!ActorExecutor.isMainQueue(other.asUnownedSerialExecutor()))
+    withExtendedLifetime(other) {}
+  }
+
   @Test("a subscription keeps its actor alive until it ends, then releases it")
   func subscriptionKeepsActorAlive() async {
     weak var weakRecorder: Recorder?
