@@ -36,7 +36,8 @@ import Musl
 //   then takes the callbacks, the actor and the queue out under the lock. A drain checks `isEnded` before every
 //   event, so once `dispose()` has returned on the actor, no callback runs again.
 // - The engine holds the actor strongly until the subscription ends (`.strong`), as a closure capturing it would,
-//   or weakly (`.weak`, for bindings, which end when the actor goes away).
+//   or weakly (`.weak`, for bindings, which end when the actor goes away: at once when it provides a `Lifetime`,
+//   which the engine joins until it ends, otherwise when an event finds it gone).
 
 /// How the engine holds its actor.
 @usableFromInline
@@ -135,8 +136,8 @@ struct IsolatedDeliveryState<A: Actor, Value: Sendable, Failure: Error>: Sendabl
 /// Delivers one subscription's events in an actor's isolation (see the comment at the top of this file).
 @usableFromInline
 final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposable, @unchecked Sendable {
-  // guarded by: `state` (its lock) for everything mutable, and `ended`, an atomic; `executor`, `mode` and
-  // `priority` are `let`s.
+  // guarded by: `state` (its lock) for everything mutable, and `ended`, an atomic; `executor`, `mode`, `priority`
+  // and `lifetime` are `let`s (`lifetime` a weak one, which the runtime reads atomically).
   @usableFromInline
   typealias State = IsolatedDeliveryState<A, Value, Failure>
 
@@ -151,30 +152,38 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
   /// The priority of a job made as a `Task`: the subscribing task's base priority, `.medium` outside any task.
   @usableFromInline
   let priority: TaskPriority
+  /// The lifetime that ends this delivery when its owner goes away; left when the delivery ends first.
+  @usableFromInline
+  weak let lifetime: Lifetime?
 
   @inlinable
   init(
     reference: ActorReference<A>, executor: ActorExecutor, mode: IsolatedDeliveryMode,
-    handler: @escaping State.IsolatedHandler
+    endingWith lifetime: Lifetime? = nil, handler: @escaping State.IsolatedHandler
   ) {
     // Erased once here rather than per event: a cast per call costs a thunk allocation per call.
     state = LockedState(State(reference: reference, handler: unsafeBitCast(handler, to: State.Handler.self)))
     self.executor = executor
     self.mode = mode
     priority = Task.basePriority ?? .medium  // not an escalated priority, which is transient
+    self.lifetime = lifetime
   }
 
   /// Subscribes `handler` to `signal`, called in `actor`'s isolation. The handler answers `.stop` to end the
   /// subscription; a terminal event ends it too. `subscribingOnActor` says that the caller runs in the actor's
   /// isolation (its `#isolation` is the actor), so that in the at-once mode what the signal sends on this thread
   /// during the subscription is delivered at once, even for an actor whose executor the library cannot identify.
+  /// A `lifetime` disposes the delivery when it ends (its owner goes away); the delivery leaves it when it ends
+  /// first.
   @inlinable
   static func attach(
     _ signal: Signal<Value, Failure>, to reference: ActorReference<A>, executor: ActorExecutor,
-    mode: IsolatedDeliveryMode, subscribingOnActor: Bool = false,
+    mode: IsolatedDeliveryMode, subscribingOnActor: Bool = false, endingWith lifetime: Lifetime? = nil,
     handler: @escaping @Sendable (isolated A, Event<Value, Failure>) -> Flow
   ) -> IsolatedDelivery {
-    let delivery = IsolatedDelivery(reference: reference, executor: executor, mode: mode, handler: handler)
+    let delivery = IsolatedDelivery(
+      reference: reference, executor: executor, mode: mode, endingWith: lifetime, handler: handler)
+    lifetime?.add(delivery)  // before attaching: an end during the subscription finds it there to leave
     if subscribingOnActor { delivery.state.withLock { $0.subscribingOnActor = pthread_self() } }
     let upstream = signal.attach(Observer(raw: { kind, payload in delivery.received(Event(kind, payload)) }))
     let keep = delivery.state.withLock { state -> Bool in
@@ -400,6 +409,7 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
       return released
     }
     released.3?.dispose()
+    lifetime?.remove(self)
     withExtendedLifetime(released) {}
   }
 }

@@ -160,13 +160,19 @@ extension Signal where Failure == Never {
   /// Key paths to actor-isolated properties cannot be formed, so the binding takes a setter that receives the
   /// actor `isolated`. Values are set in order, delivered as in ``subscribeNext(isolatedTo:_:error:completed:isolation:)``
   /// (at once when sent on the actor's executor with nothing waiting, else by one job per burst). Unlike a
-  /// subscription, a binding holds the actor weakly, as RAC's `RAC(object, keyPath)` ends with its object: a
-  /// value that finds the actor gone ends the binding.
+  /// subscription, a binding holds the actor weakly, as RAC's `RAC(object, keyPath)` ends with its object.
+  ///
+  /// When the actor goes away, the binding ends:
+  /// - at once if the actor is ``LifetimeProviding`` (a `nonisolated let lifetime = Lifetime()`): its lifetime
+  ///   disposes the binding, which releases the source subscription and `set`;
+  /// - otherwise when the next value arrives and finds the actor gone (Swift has no hook on an arbitrary actor's
+  ///   deinitialisation). Until then the binding keeps its source subscription and what `set` captured.
   ///
   /// ```swift
-  /// actor Thermostat {
+  /// actor Thermostat: LifetimeProviding {
+  ///   nonisolated let lifetime = Lifetime()  // the binding ends when the thermostat goes away
   ///   var target = 20.0
-  ///   func follow(_ setting: Signal<Double, Never>) -> any Disposable {
+  ///   func follow(_ setting: Signal<Double, Never>) {
   ///     setting.bind(isolatedTo: self) { thermostat, value in thermostat.target = value }
   ///   }
   /// }
@@ -178,7 +184,7 @@ extension Signal where Failure == Never {
   ///   - isolation: The caller's isolation; leave it to its default.
   /// - Returns: The binding's disposable.
   /// - Note: ReactiveCocoa 2.5 `RAC(object, keyPath)` / `-setKeyPath:onObject:`, with an actor's setter in place
-  ///   of a key path.
+  ///   of a key path; RAC ended the binding on the object's deallocation through the Objective-C runtime.
   @inlinable
   @discardableResult
   public func bind<A: Actor>(
@@ -187,7 +193,7 @@ extension Signal where Failure == Never {
   ) -> any Disposable {
     IsolatedDelivery.attach(
       self, to: .weak(WeakActor(actor)), executor: ActorExecutor(of: actor), mode: .atOnceOnExecutor,
-      subscribingOnActor: isolation === actor
+      subscribingOnActor: isolation === actor, endingWith: (actor as? any LifetimeProviding)?.lifetime
     ) { actor, event in
       guard case .next(let value) = event else { return .stop }
       set(actor, value)

@@ -41,6 +41,18 @@ actor QueueActor {
   }
 }
 
+/// An actor whose bindings end when it goes away: it provides a lifetime. Its executor is a `QueueScheduler`, so
+/// that a test can wait for its queue.
+actor LifetimeActor: LifetimeProviding {
+  nonisolated let lifetime = Lifetime()
+  nonisolated let scheduler = QueueScheduler(name: "LifetimeActor")
+  var log: [String] = []
+
+  nonisolated var unownedExecutor: UnownedSerialExecutor {
+    scheduler.asUnownedSerialExecutor()
+  }
+}
+
 /// Blocks `scheduler`'s queue until the returned gate is opened.
 func closeGate(on scheduler: QueueScheduler) -> DispatchSemaphore {
   let gate = DispatchSemaphore(value: 0)
@@ -235,24 +247,75 @@ struct IsolatedDeliveryTests {
     withExtendedLifetime(subscription) {}
   }
 
-  @Test("a binding holds its actor weakly: a value that finds it gone ends the binding")
-  func bindingHoldsActorWeakly() async {
-    weak var weakActor: QueueActor?
+  @Test("a binding to an actor with a lifetime ends when the actor goes away, releasing the source and the setter")
+  func bindingEndsWithLifetimeProvidingActor() async {
+    weak var weakActor: LifetimeActor?
     let subject = Subject<Int, Never>()
+    let tracker = LifetimeTracker()
     let binding: any Disposable
     do {
-      let actor = QueueActor()
+      let actor = LifetimeActor()
       weakActor = actor
-      binding = subject.bind(isolatedTo: actor) { actor, value in actor.log.append("\(value)") }
+      let captured = tracker.make()
+      binding = subject.bind(isolatedTo: actor) { actor, value in
+        withExtendedLifetime(captured) {}
+        actor.log.append("\(value)")
+      }
       subject.sendNext(1)
       await drained(actor.scheduler)
       #expect(await actor.log == ["1"])
     }
     #expect(weakActor == nil)
+    #expect(binding.isDisposed)  // at once: no value needed
+    #expect(subject.subscriberCount == 0)
+    #expect(tracker.liveCount == 0)
+  }
+
+  @Test("a binding that ends first leaves its actor's lifetime: the lifetime no longer holds it")
+  func bindingLeavesLifetime() async {
+    let actor = LifetimeActor()
+    let subject = Subject<Int, Never>()
+    weak var weakBinding: (any Disposable)?
+    do {
+      let binding = subject.bind(isolatedTo: actor) { actor, value in actor.log.append("\(value)") }
+      weakBinding = binding
+      #expect(weakBinding != nil)
+      subject.sendCompleted()
+      await drained(actor.scheduler)
+      #expect(binding.isDisposed)
+    }
+    #expect(weakBinding == nil)  // were it still a member of the living actor's lifetime, it would be alive
+    withExtendedLifetime(actor) {}
+  }
+
+  @Test("a binding to an actor without a lifetime ends at the next value after the actor has gone, not before")
+  func bindingToPlainActorEndsAtNextValue() async {
+    weak var weakActor: QueueActor?
+    let subject = Subject<Int, Never>()
+    let tracker = LifetimeTracker()
+    let binding: any Disposable
+    do {
+      let actor = QueueActor()
+      weakActor = actor
+      let captured = tracker.make()
+      binding = subject.bind(isolatedTo: actor) { actor, value in
+        withExtendedLifetime(captured) {}
+        actor.log.append("\(value)")
+      }
+      subject.sendNext(1)
+      await drained(actor.scheduler)
+      #expect(await actor.log == ["1"])
+    }
+    #expect(weakActor == nil)
+    // Swift has no hook on a plain actor's deinit: until a value arrives, the binding keeps the source
+    // subscription and what the setter captured, as the docs say.
     #expect(!binding.isDisposed)
+    #expect(subject.subscriberCount == 1)
+    #expect(tracker.liveCount == 1)
     subject.sendNext(2)
     #expect(binding.isDisposed)
     #expect(subject.subscriberCount == 0)
+    #expect(tracker.liveCount == 0)
   }
 
   @Test("bind(isolatedTo:) sets values in order and ends when the signal completes")
