@@ -2,12 +2,18 @@ extension Signal {
   /// Creates a cold signal whose `body` runs once for each subscription.
   ///
   /// The body receives the subscription's subscriber and returns the disposable that cleans up after it, or
-  /// `nil`. It runs at once when a scheduler is current (inside a scheduler's block, or on the main queue);
-  /// otherwise it is scheduled on a background scheduler, so that ``Schedulers/current`` is never `nil`
-  /// inside it (guarantee 5). The subscriber may be called from any thread: events are delivered one at a
-  /// time, and a sender on another thread waits for the event in progress (guarantee 1). After the first
-  /// `sendError` or `sendCompleted`, or once the subscription is disposed, further sends are ignored
-  /// (guarantee 2) and the cleanup runs — at once, or as soon as the body returns it.
+  /// `nil`. It runs at once when a scheduler is current (inside a scheduler's block, or on the main queue) and
+  /// when the caller runs in a task or an actor's isolation; otherwise it is scheduled on a background
+  /// scheduler, so that ``Schedulers/current`` is never `nil` inside it (guarantee 5). The subscriber may be
+  /// called from any thread: events are delivered one at a time, and a sender on another thread waits for the
+  /// event in progress (guarantee 1). After the first `sendError` or `sendCompleted`, or once the subscription is
+  /// disposed, further sends are ignored (guarantee 2) and the cleanup runs — at once, or as soon as the body
+  /// returns it.
+  ///
+  /// A body that blocks (a semaphore, a synchronous network or file call) blocks the thread that subscribes: in
+  /// a task, one of the few threads of Swift's cooperative pool, and a few such subscriptions can stall every
+  /// task. Move it off the caller with ``subscribe(on:)``, as RAC's subscription scheduler did:
+  /// `readFileBlocking(path).subscribe(on: QueueScheduler(name: "reader"))`.
   ///
   /// ```swift
   /// let numbers = Signal<Int, Never>.create { subscriber in

@@ -63,6 +63,31 @@ extension ArticleExampleTests {
       console.lines == ["launching missiles", "first: launched", "launching missiles", "second: launched"])
   }
 
+  @Test("Guarantees 5: subscribe(on:) runs a blocking body on the worker's queue, not in the subscribing task")
+  nonisolated func guaranteesBlockingBody() async {
+    let ranOn = Locked<(any Scheduler)?>(nil)
+    let unblock = DispatchSemaphore(value: 0)
+    /// A subscribe body that blocks its thread until the file is "read", as a synchronous API would.
+    func readFileBlocking(_ path: String) -> Signal<String, Never> {
+      .create { subscriber in
+        ranOn.value = Schedulers.current
+        unblock.wait()
+        subscriber.sendNext("contents of \(path)")
+        subscriber.sendCompleted()
+        return nil
+      }
+    }
+    let path = "notes.txt"
+    let worker = QueueScheduler(name: "file reader")
+    let contents = readFileBlocking(path).subscribe(on: worker)  // the blocking body runs on the worker's queue
+    let received = Locked<[String]>([])
+    contents.subscribeNext { received.append($0) }  // returns at once: this task's thread is not blocked
+    unblock.signal()
+    await withCheckedContinuation { continuation in worker.queue.async { continuation.resume() } }
+    #expect(ranOn.value === worker)
+    #expect(received.value == ["contents of notes.txt"])
+  }
+
   @Test("Guarantees 6: take(3) on a subject whose handler sends back into it yields 0, 1, 2 and completes")
   func guaranteesReentrancy() {
     let numbers = Subject<Int, Never>()
