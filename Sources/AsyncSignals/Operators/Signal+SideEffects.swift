@@ -122,9 +122,10 @@ extension Signal {
 
   /// Runs `action` when the subscription is disposed before it has failed or completed.
   ///
-  /// A subscription is disposed through its disposable (which is also what leaving a `for await` loop early, or
-  /// cancelling its task, does) or by an operator downstream that needs nothing more: ``take(_:file:line:)``
-  /// once it has its values, ``take(until:)-(Signal<Trigger,Failure>)`` when its trigger fires. `action` then runs
+  /// A subscription is disposed through its disposable (which is what leaving a `for await` loop early, or
+  /// cancelling its task, does while the signal is live) or by an operator downstream that needs nothing more:
+  /// ``take(_:file:line:)`` once it has its values, ``take(until:)-(Signal<Trigger,Failure>)`` when its trigger
+  /// fires. `action` then runs
   /// once, before the source's subscription is disposed, on the thread that disposes — for an operator
   /// downstream, the thread that delivered the value it stopped on, after that operator has sent its events. It
   /// never runs after a failure or completion, nor when the subscription is disposed after either: pair it with

@@ -39,9 +39,7 @@ extension ArticleExampleTests {
   @Test("ComingFrom: doDisposed runs on disposal (receiveCancel), finally on the end; together, Rx's onDispose")
   func comingFromDoDisposed() {
     let downloads = Subject<Int, Never>()
-    let tracked = downloads
-      .doDisposed { print("cancelled") }
-      .finally { print("ended") }
+    let tracked = downloads.doDisposed { print("cancelled") }.finally { print("ended") }
     let first = tracked.subscribeNext { print("first", $0) }
     tracked.take(1).subscribeNext { print("second", $0) }
     downloads.sendNext(1)

@@ -356,7 +356,7 @@ struct BufferTests {
     #expect(tracker.liveCount == 0)
   }
 
-  @Test("buffer(time:count:on:) with a count that is not positive stops with a message naming the operator and argument")
+  @Test("buffer(time:count:on:) with a count that is not positive stops with a message naming operator and argument")
   func timeOrCountNotPositive() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = Subject<Int, Never>().buffer(time: .seconds(1), count: -1, on: TestScheduler())

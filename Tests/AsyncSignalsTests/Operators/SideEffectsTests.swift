@@ -152,7 +152,7 @@ struct SideEffectsTests {
     #expect(recorder.events == [.error(TestError(code: 1))])
   }
 
-  @Test("doDisposed: runs when take(_:) downstream has its values, after take's events and before the source's disposal")
+  @Test("doDisposed: runs when take(_:) downstream has its values, after take's events, before the source's disposal")
   func doDisposedOnTake() {
     let log = Locked<[String]>([])
     let source = LoggedSource(log)

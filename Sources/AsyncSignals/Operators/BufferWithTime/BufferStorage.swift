@@ -1,5 +1,5 @@
-/// Owns `buffer(time:on:)`'s and `buffer(time:count:on:)`'s lock and performs every effect with the lock released: scheduling and cancelling
-/// the timer, delivery and disposal.
+/// Owns `buffer(time:on:)`'s and `buffer(time:count:on:)`'s lock and performs every effect with the lock released:
+/// scheduling and cancelling the timer, delivery and disposal.
 @usableFromInline
 final class BufferStorage<Value: Sendable, Failure: Error>: Disposable {
   @usableFromInline
