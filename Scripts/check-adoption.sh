@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Adopting the package as a new user would: a fresh clone of this repository's HEAD, a new package that depends on
-# it the way the README's install line does (by path here, in place of the URL, so that no network is needed),
-# and a program that imports only AsyncSignalsInterop and uses both modules' API: the README's `for await` example
-# and an actor that reads a signal. The program is built with warnings as errors and run; its output is compared.
+# it with the README's install line (its `.package(url: …, branch: "main")`, the placeholder URL replaced by the
+# clone's file URL, so that no network is needed, and the clone's HEAD as its `main`), and a program that imports
+# only AsyncSignalsInterop and uses both modules' API: the README's `for await` example and an actor that reads a
+# signal. The program is built with warnings as errors and run; its output is compared.
 #
 # Usage: Scripts/check-adoption.sh    (from anywhere; commits only: uncommitted changes are not in the clone)
 set -euo pipefail
@@ -12,9 +13,21 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/asyncsignals-adoption.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 git clone --quiet "$PWD" "$work/AsyncSignals"
+# The install line names the branch `main`: make the clone's HEAD that, whatever branch is checked out here.
+git -C "$work/AsyncSignals" checkout --quiet -B main
 mkdir -p "$work/Adopter/Sources/Adopter"
 
-cat >"$work/Adopter/Package.swift" <<'MANIFEST'
+# The README's install line: the `.package(url:` line of the first swift block under "## Installation".
+placeholder='https://github.com/OWNER/AsyncSignals.git'
+install=$(awk '/^## Installation/ { in_section = 1 } in_section && /^```swift/ { block = 1; next }
+  block && /^```/ { exit } block && /\.package\(url:/ { print }' README.md)
+if [ -z "$install" ] || ! grep -qF "$placeholder" <<<"$install"; then
+  echo "check-adoption: README.md has no install line .package(url: \"$placeholder\", …) under '## Installation'" >&2
+  exit 1
+fi
+install=${install//"$placeholder"/"file://$work/AsyncSignals"}
+
+cat >"$work/Adopter/Package.swift" <<MANIFEST
 // swift-tools-version: 6.2
 import PackageDescription
 
@@ -22,8 +35,8 @@ let package = Package(
   name: "Adopter",
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   dependencies: [
-    // A user writes .package(url: "…/AsyncSignals.git", from: "0.1.0"); the clone stands in for the URL.
-    .package(path: "../AsyncSignals")
+    // The README's install line; the clone stands in for the placeholder URL.
+$install
   ],
   targets: [
     .executableTarget(
@@ -68,7 +81,8 @@ struct Adopter {
 PROGRAM
 
 expected=$'reading 10\nreading 20\nsensor stopped\ntotal 10'
-swift build --package-path "$work/Adopter" -Xswiftc -warnings-as-errors 2>&1 | tail -n 3
+# No shared dependency cache: each run's clone has a URL of its own, which the cache would keep forever.
+swift build --package-path "$work/Adopter" --disable-dependency-cache -Xswiftc -warnings-as-errors 2>&1 | tail -n 3
 actual=$(swift run --skip-build --package-path "$work/Adopter" Adopter)
 if [ "$actual" != "$expected" ]; then
   printf 'check-adoption: unexpected output:\n%s\n--- expected:\n%s\n' "$actual" "$expected" >&2

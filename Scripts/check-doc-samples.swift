@@ -39,9 +39,12 @@ var samples: [Sample] = []
 for catalog in ["Docs.docc", "Interop.docc"] {
   for file in files(under: catalog, suffix: ".md") {
     var current: (start: Int, lines: [Substring])?
+    var inExemptBlock = false  // inside a ```sh or ```text block, whose closing fence opens nothing
     for (index, line) in read(file).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
       let trimmed = line.trimmingCharacters(in: .whitespaces)
-      if var block = current {
+      if inExemptBlock {
+        if trimmed == "```" { inExemptBlock = false }
+      } else if var block = current {
         if trimmed == "```" {
           samples.append(Sample(file: file, line: block.start, lines: significant(block.lines)))
           current = nil
@@ -52,7 +55,7 @@ for catalog in ["Docs.docc", "Interop.docc"] {
       } else if trimmed.hasPrefix("```") {
         let language = trimmed.dropFirst(3).trimmingCharacters(in: .whitespaces)
         // Unlabelled blocks count as Swift: a sample must say so to be exempt (```sh, ```text).
-        if language.isEmpty || language == "swift" { current = (index + 1, []) }
+        if language.isEmpty || language == "swift" { current = (index + 1, []) } else { inExemptBlock = true }
       }
     }
   }

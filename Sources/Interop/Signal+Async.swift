@@ -22,9 +22,11 @@ extension Signal {
   /// let answer = Signal<Int, Never>.async { await deepThought.compute() }
   /// ```
   ///
-  /// Swift 6 infers `throws(any Error)` for a closure that contains `try`, so a closure for a signal with a
-  /// typed failure names it: `{ () async throws(APIError) -> Profile in try await loadProfile() }`. A
-  /// function reference, as above, needs nothing.
+  /// Swift 6 infers `throws(any Error)` for a closure that contains `try`, whatever type it is passed as: naming
+  /// the failure (`Signal<Profile, APIError>.async { … }`) or annotating the result does not change that. So a
+  /// closure for a signal with a typed failure names it in its own type:
+  /// `{ () async throws(APIError) -> Profile in try await loadProfile() }`. A function reference, as above,
+  /// needs nothing. The Structured Concurrency article's "Typed throws in async closures" has the other answers.
   ///
   /// - Parameter operation: The work of one subscription; it should honour task cancellation.
   /// - Returns: A cold signal of one value.

@@ -225,6 +225,39 @@ struct SignalSequenceTests {
     #expect(probe.disposals.value == 1)
   }
 
+  @Test("doDisposed runs when a loop is left early or its task is cancelled while the signal is live, not at the end")
+  func doDisposedAndLoops() async {
+    let runs = Locked(0)
+    let subject = Subject<Int, Never>()
+    let live = ProbedSignal(subject)
+    let leaving = Task {
+      for await _ in live.signal.doDisposed({ runs.increment() }).values { break }
+    }
+    await live.subscribed.wait()
+    subject.sendNext(1)
+    await leaving.value
+    #expect(runs.value == 1)
+    #expect(live.disposals.value == 1)
+
+    let cancelled = ProbedSignal(subject)
+    let gotFirst = Gate()
+    let consumer = Task {
+      for await _ in cancelled.signal.doDisposed({ runs.increment() }).values { gotFirst.open() }
+    }
+    await cancelled.subscribed.wait()
+    subject.sendNext(2)
+    await gotFirst.wait()
+    consumer.cancel()
+    await cancelled.disposed.wait()
+    await consumer.value
+    #expect(runs.value == 2)
+
+    // A signal that has already completed, its values waiting in the loop's buffer, is not disposed by a break.
+    let finished = Signal<Int, Never>.from([1, 2, 3]).doDisposed { runs.increment() }
+    for await value in finished.values where value == 2 { break }
+    #expect(runs.value == 2)
+  }
+
   /// The documented rule (Getting Started, Structured Concurrency, `values`): leaving a loop that sits in a
   /// function disposes the subscription by the time the function returns, however the loop is left. (In
   /// top-level code Swift never destroys the iterator, so there it does not; that cannot be a test, which is

@@ -1,7 +1,9 @@
-// Operators that run side effects as events pass: doNext, doError, doCompleted, initially and finally.
+// Operators that run side effects as events pass: doNext, doError, doCompleted, initially and finally; and
+// doDisposed, which runs one when a subscription is disposed.
 //
 // All of them are plain forwarding: no allocation and no lock per event. The side effect runs on the thread
-// that delivers the event, before the event is forwarded, as in RAC.
+// that delivers the event, before the event is forwarded, as in RAC. `doDisposed` adds one object and one lock
+// per subscription (`DisposalHook`), taken when the subscription ends, never per value.
 
 extension Signal {
   /// Runs `action` with each value, before the value is forwarded.
@@ -115,6 +117,49 @@ extension Signal {
         if event.isTerminating { action() }
         return observer(event)
       }
+    }
+  }
+
+  /// Runs `action` when the subscription is disposed before it has failed or completed.
+  ///
+  /// A subscription is disposed through its disposable (which is what leaving a `for await` loop early, or
+  /// cancelling its task, does while the signal is live) or by an operator downstream that needs nothing more:
+  /// ``take(_:file:line:)`` once it has its values, ``take(until:)-(Signal<Trigger,Failure>)`` when its trigger
+  /// fires. `action` then runs
+  /// once, before the source's subscription is disposed, on the thread that disposes — for an operator
+  /// downstream, the thread that delivered the value it stopped on, after that operator has sent its events. It
+  /// never runs after a failure or completion, nor when the subscription is disposed after either: pair it with
+  /// ``finally(_:)``, which runs only on those, and one of the two runs once whichever way a subscription ends.
+  /// Events pass through unchanged; `action` is released when the subscription ends, whichever way.
+  ///
+  /// ```swift
+  /// let tracked = download
+  ///   .doDisposed { print("download cancelled") }  // disposed before it failed or completed
+  ///   .finally { print("download ended") }  // failed or completed
+  /// ```
+  ///
+  /// - Parameter action: The side effect, run at most once per subscription.
+  /// - Returns: A signal with the same events.
+  /// - Note: No ReactiveCocoa 2.5 counterpart: RAC runs code on disposal only through the disposable that a
+  ///   `+createSignal:` block returns, which also runs after a terminal event. Combine's
+  ///   `handleEvents(receiveCancel:)`, whose semantics it has. RxSwift's `do(onDispose:)` and ReactiveSwift's
+  ///   `on(disposed:)` also run after a failure or completion: `.doDisposed(action).finally(action)` does that.
+  @inlinable
+  public func doDisposed(_ action: @escaping @Sendable () -> Void) -> Signal<Value, Failure> {
+    AnonymousSignal(nameSource: derivedName("doDisposed")) { observer in
+      let hook = DisposalHook(action: action)
+      let source = self.attach(
+        Observer(raw: { kind, payload in
+          guard kind == .next else {
+            hook.sourceTerminated()  // before forwarding: a disposal from the downstream's callback is too late
+            return observer.raw(kind, payload)
+          }
+          let flow = observer.raw(kind, payload)
+          if flow == .stop { hook.downstreamStopped() }
+          return flow
+        }))
+      hook.attachedSource(source)
+      return hook
     }
   }
 }

@@ -34,6 +34,14 @@ actor ShoppingList {
 /// The status label of Structured Concurrency's "The main actor".
 @MainActor final class StatusLabel { var text = "" }
 
+/// The search of Structured Concurrency's "Typed throws in async closures" and Getting Started's "Turn async work
+/// into a signal".
+enum SearchError: Error { case offline }
+func search(_ text: String) async throws(SearchError) -> [String] { [text + "ift", text + "ing"] }
+
+/// A search that always fails, for the answers the articles give in prose.
+func failingSearch(_ text: String) async throws(SearchError) -> [String] { throw .offline }
+
 extension InteropArticleExampleTests {
   // MARK: AsyncSignalsInterop.md (the landing page)
 
@@ -129,6 +137,64 @@ extension InteropArticleExampleTests {
     greeting.subscribeNext({ print("greeting:", $0) }, error: { _ in print("offline") })
     // greeting: hello
     #expect(await console.lines(atLeast: 1) == ["greeting: hello"])
+  }
+
+  @Test("StructuredConcurrency: a closure with try throws any Error; with its type written out, SearchError")
+  func concurrencyTypedThrows() async throws {
+    let untyped = Signal.async { try await search("sw") }  // Signal<[String], any Error>
+    let typed = Signal.async { () async throws(SearchError) -> [String] in try await search("sw") }
+    // typed: Signal<[String], SearchError>
+    let staticallyUntyped: Signal<[String], any Error> = untyped  // compiles only with these static types
+    let staticallyTyped: Signal<[String], SearchError> = typed
+    #expect(try await staticallyUntyped.first() == ["swift", "swing"])
+    #expect(try await staticallyTyped.first() == ["swift", "swing"])
+  }
+
+  @Test("StructuredConcurrency: the search box promotes the text's failure and follows the latest search")
+  func concurrencySearchBox() async {
+    let searchText = Subject<String, Never>()
+    let results = searchText
+      .promoteError(to: SearchError.self)  // the text cannot fail; a search can
+      .flattenMapLatest { text in
+        Signal.async { () async throws(SearchError) -> [String] in try await search(text) }
+      }
+    results.subscribeNext({ print("results:", $0) }, error: { print("search failed:", $0) })
+    searchText.sendNext("sw")
+    // results: ["swift", "swing"]
+    let typedResults: Signal<[String], SearchError> = results
+    _ = typedResults
+    #expect(await console.lines(atLeast: 1) == [#"results: ["swift", "swing"]"#])
+  }
+
+  @Test("StructuredConcurrency: a failed search fails the box typed; caught inside, it is an empty result")
+  func concurrencySearchFailure() async {
+    let searchText = Subject<String, Never>()
+    let results = searchText
+      .promoteError(to: SearchError.self)
+      .flattenMapLatest { text in
+        Signal.async { () async throws(SearchError) -> [String] in try await failingSearch(text) }
+      }
+    results.subscribeNext({ print("results:", $0) }, error: { print("search failed:", $0) })
+    let orEmpty: Signal<[String], Never> = searchText.flattenMapLatest { text in
+      Signal.async { () async throws(SearchError) -> [String] in try await failingSearch(text) }.catch(to: .return([]))
+    }
+    orEmpty.subscribeNext({ print("or empty:", $0) }, completed: { print("or empty completed") })
+    searchText.sendNext("sw")
+    let lines = await console.lines(atLeast: 2)
+    #expect(lines.sorted() == ["or empty: []", "search failed: offline"])
+  }
+
+  @Test("StructuredConcurrency: an untyped closure whose error is mapped explicitly has the mapped failure")
+  func concurrencyMappedError() async {
+    let mapped = Signal.async { try await failingSearch("sw") }
+      .mapError { error in error as? SearchError ?? .offline }
+    let typed: Signal<[String], SearchError> = mapped
+    do {
+      _ = try await typed.first()
+      Issue.record("the search cannot succeed")
+    } catch {
+      #expect(error == .offline)  // `error` is a `SearchError`
+    }
   }
 
   @Test("StructuredConcurrency: an AsyncStream becomes a signal that completes when the stream finishes")

@@ -79,4 +79,14 @@ struct InteropArticleExampleTests {
     // cleaned up, [3, 2, 1]
     #expect(console.lines == ["cleaned up", "[3, 2, 1]"])
   }
+
+  @Test("GettingStarted: Signal.async with the closure's type written out sends the search's result")
+  func gettingStartedAsyncWork() async {
+    let found = Signal.async { () async throws(SearchError) -> [String] in try await search("sw") }
+    found.subscribeNext({ print($0) }, error: { print("search failed:", $0) })
+    // ["swift", "swing"]
+    let typed: Signal<[String], SearchError> = found
+    _ = typed
+    #expect(await console.lines(atLeast: 1) == [#"["swift", "swing"]"#])
+  }
 }

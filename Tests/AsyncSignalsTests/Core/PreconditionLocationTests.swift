@@ -52,6 +52,23 @@ struct PreconditionLocationTests {
     #expect(message.contains("timeout(_:on:): interval must not be negative"))
   }
 
+  @Test("buffer(count: 0) and buffer(time:count:on:) with a count of 0 stop at the caller's line")
+  func bufferCount() async {
+    let line = #line
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = Signal<Int, Never>.never.buffer(count: 0)
+    }
+    let message = Self.stderr(result)
+    #expect(Self.namesCaller(message, (line + 1)...(line + 2)))
+    #expect(message.contains("buffer(count:): count must be positive"))
+    let timedLine = #line
+    let timed = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = Signal<Int, Never>.never.buffer(time: .seconds(1), count: 0, on: TestScheduler())
+    }
+    #expect(Self.namesCaller(Self.stderr(timed), (timedLine + 1)...(timedLine + 2)))
+    #expect(!Self.stderr(timed).contains("Signal+BufferWithCount.swift"))
+  }
+
   @Test("ReplaySubject(capacity: -1) stops at the caller's line")
   func replaySubject() async {
     let line = #line

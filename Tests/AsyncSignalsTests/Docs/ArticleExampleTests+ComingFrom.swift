@@ -23,17 +23,33 @@ extension ArticleExampleTests {
     #expect(console.lines == ["search swi"])
   }
 
-  @Test("ComingFrom: flatMap(.latest) / flatMapLatest is map then switchToLatest")
+  @Test("ComingFrom: flatMap(.latest) / flatMapLatest is flattenMapLatest, map then switchToLatest")
   func comingFromFlatMapLatest() {
     let responses = ["s": Subject<String, Never>(), "sw": Subject<String, Never>()]
     let typed = Subject<String, Never>()
-    typed.map { responses[$0]! }.switchToLatest().subscribeNext { print($0) }
+    typed.flattenMapLatest { responses[$0]! }.subscribeNext { print($0) }
     typed.sendNext("s")
     typed.sendNext("sw")
     responses["s"]!.sendNext("late results for s")  // dropped: "sw" replaced that search
     responses["sw"]!.sendNext("results for sw")
     // results for sw
     #expect(console.lines == ["results for sw"])
+  }
+
+  @Test("ComingFrom: doDisposed runs on disposal (receiveCancel), finally on the end; together, Rx's onDispose")
+  func comingFromDoDisposed() {
+    let downloads = Subject<Int, Never>()
+    let tracked = downloads.doDisposed { print("cancelled") }.finally { print("ended") }
+    let first = tracked.subscribeNext { print("first", $0) }
+    tracked.take(1).subscribeNext { print("second", $0) }
+    downloads.sendNext(1)
+    // first 1, second 1, cancelled
+    first.dispose()
+    // cancelled
+    tracked.subscribeNext { print("third", $0) }
+    downloads.sendCompleted()
+    // ended
+    #expect(console.lines == ["first 1", "second 1", "cancelled", "cancelled", "ended"])
   }
 
   @Test("ComingFrom: publish().autoconnect() shares like share(), but never connects again after the last leaves")

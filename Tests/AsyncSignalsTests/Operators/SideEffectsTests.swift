@@ -3,7 +3,7 @@ import Testing
 @testable import AsyncSignals
 
 @MainActor
-@Suite("Side effects: doNext, doError, doCompleted, initially, finally")
+@Suite("Side effects: doNext, doError, doCompleted, initially, finally, doDisposed")
 struct SideEffectsTests {
   @Test("-doNext: runs the block for each value before forwarding it")
   func doNext() {
@@ -98,6 +98,137 @@ struct SideEffectsTests {
     #expect(tracker.liveCount == 1)
     subject.sendCompleted()
     #expect(recorder.isCompleted)
+    #expect(tracker.liveCount == 0)
+  }
+
+  // MARK: doDisposed
+
+  /// A source that never ends by itself, and logs its subscription's cleanup; `send` drives its subscriber.
+  final class LoggedSource: Sendable {
+    let signal: Signal<Int, TestError>
+    private let subscriber = Locked<(any Subscriber<Int, TestError>)?>(nil)
+
+    init(_ log: Locked<[String]>) {
+      let box = subscriber
+      signal = .create { subscriber in
+        box.value = subscriber
+        return ActionDisposable { log.append("source disposed") }
+      }
+    }
+
+    func send(_ event: Event<Int, TestError>) { subscriber.value?.send(event) }
+  }
+
+  @Test("doDisposed: runs once when the subscription is disposed, before the source's subscription is disposed")
+  func doDisposedOnDisposal() {
+    let log = Locked<[String]>([])
+    let source = LoggedSource(log)
+    let subscription = source.signal.doDisposed { log.append("disposed") }.subscribeNext(
+      { log.append("next \($0)") }, error: { _ in log.append("error") }, completed: { log.append("completed") })
+    source.send(.next(1))
+    #expect(log.value == ["next 1"])
+    subscription.dispose()
+    subscription.dispose()
+    source.send(.next(2))
+    #expect(log.value == ["next 1", "disposed", "source disposed"])
+    #expect(subscription.isDisposed)
+  }
+
+  @Test("doDisposed: does not run on completion or failure, nor when the subscription is disposed after either")
+  func doDisposedNotAfterTerminal() {
+    let log = Locked<[String]>([])
+    let completing = LoggedSource(log)
+    let subscription = completing.signal.doDisposed { log.append("disposed") }.subscribeNext(
+      { log.append("next \($0)") }, error: { _ in log.append("error") }, completed: { log.append("completed") })
+    completing.send(.next(1))
+    completing.send(.completed)
+    subscription.dispose()
+    let failing = LoggedSource(log)
+    // `subscribe(_:)` (the recorder) disposes its subscription after the terminal event, as RAC's subscriber does.
+    let recorder = EventRecorder(failing.signal.doDisposed { log.append("disposed") })
+    failing.send(.error(TestError(code: 1)))
+    recorder.dispose()
+    #expect(log.value == ["next 1", "completed", "source disposed", "source disposed"])
+    #expect(recorder.events == [.error(TestError(code: 1))])
+  }
+
+  @Test("doDisposed: runs when take(_:) downstream has its values, after take's events, before the source's disposal")
+  func doDisposedOnTake() {
+    let log = Locked<[String]>([])
+    let source = LoggedSource(log)
+    source.signal.doDisposed { log.append("disposed") }.take(1).subscribeNext(
+      { log.append("next \($0)") }, error: { _ in log.append("error") }, completed: { log.append("completed") })
+    source.send(.next(1))
+    source.send(.next(2))
+    #expect(log.value == ["next 1", "completed", "disposed", "source disposed"])
+  }
+
+  @Test("doDisposed: runs when take(until:) downstream fires; its trigger's completion is not the source's")
+  func doDisposedOnTakeUntil() {
+    let log = Locked<[String]>([])
+    let source = LoggedSource(log)
+    let trigger = Subject<Void, TestError>()
+    let recorder = EventRecorder(source.signal.doDisposed { log.append("disposed") }.take(until: trigger))
+    source.send(.next(1))
+    trigger.sendNext(())
+    #expect(recorder.events == [.next(1), .completed])
+    #expect(log.value == ["disposed", "source disposed"])
+  }
+
+  @Test("doDisposed: a subscription disposed from inside its own value callback runs it once, and receives no more")
+  func doDisposedReentrant() {
+    let log = Locked<[String]>([])
+    let source = LoggedSource(log)
+    let subscription = Locked<(any Disposable)?>(nil)
+    subscription.value = source.signal.doDisposed { log.append("disposed") }.subscribeNext(
+      { value in
+        log.append("next \(value)")
+        subscription.value?.dispose()
+        source.send(.next(value + 1))
+      }, error: { _ in log.append("error") })
+    source.send(.next(1))
+    source.send(.next(5))
+    #expect(log.value == ["next 1", "disposed", "source disposed"])
+  }
+
+  @Test("doDisposed then finally: exactly one of the two actions runs, whichever way the subscription ends")
+  func doDisposedAndFinallyCoverEveryEnding() {
+    let runs = Locked(0)
+    func tracked(_ source: LoggedSource) -> Signal<Int, TestError> {
+      source.signal.doDisposed { runs.increment() }.finally { runs.increment() }
+    }
+    let log = Locked<[String]>([])
+    let sources = (0..<4).map { _ in LoggedSource(log) }
+    let completed = EventRecorder(tracked(sources[0]))
+    let failed = EventRecorder(tracked(sources[1]))
+    let disposed = EventRecorder(tracked(sources[2]))
+    let taken = EventRecorder(tracked(sources[3]).take(1))
+    sources[0].send(.completed)
+    sources[1].send(.error(TestError()))
+    disposed.dispose()
+    sources[3].send(.next(1))
+    #expect(completed.isCompleted && failed.didFail && disposed.events.isEmpty && taken.isCompleted)
+    #expect(runs.value == 4)
+    #expect(log.value.count == 4)  // every source's subscription was disposed
+  }
+
+  @Test("doDisposed: the action is released when the subscription ends, disposed or not (guarantee 8)")
+  func doDisposedReleasesAction() {
+    let tracker = LifetimeTracker()
+    let log = Locked<[String]>([])
+    let sources = (0..<3).map { _ in LoggedSource(log) }
+    let subscriptions: [any Disposable] = {
+      let tracked = tracker.make()
+      return sources.map { source in
+        source.signal.doDisposed { _ = tracked }.take(2).subscribeNext({ _ in }, error: { _ in })
+      }
+    }()
+    #expect(tracker.liveCount == 1)
+    sources[0].send(.completed)  // its disposable is still held, and never disposed
+    sources[1].send(.next(1))
+    sources[1].send(.next(2))  // take(2) stops it
+    #expect(tracker.liveCount == 1)
+    subscriptions[2].dispose()
     #expect(tracker.liveCount == 0)
   }
 }

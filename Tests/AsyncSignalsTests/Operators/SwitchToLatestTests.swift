@@ -4,7 +4,7 @@ import Testing
 @testable import AsyncSignals
 
 @MainActor
-@Suite("switchToLatest, switch(_:cases:), if(_:then:else:)")
+@Suite("switchToLatest, flattenMapLatest, switch(_:cases:), if(_:then:else:)")
 struct SwitchToLatestTests {
   @Test("forwards only the latest inner signal; the previous one is disposed at the switch (RAC's -switchToLatest)")
   func followsLatest() {
@@ -161,6 +161,92 @@ struct SwitchToLatestTests {
     #expect(Array(values[firstNew...]) == Array(100_000..<110_000))
     #expect(values[..<firstNew] == Array(0..<firstNew)[...])
     #expect(probe.overlaps == 0)
+  }
+
+  // MARK: flattenMapLatest
+
+  @Test("flattenMapLatest follows the signal mapped from the latest value; the previous one is disposed first")
+  func flattenMapLatestFollowsLatest() {
+    let log = Locked<[String]>([])
+    let inners = ["a": Subject<String, TestError>(), "b": Subject<String, TestError>()]
+    let keys = Subject<String, TestError>()
+    let recorder = EventRecorder(
+      keys.flattenMapLatest { key in
+        inners[key]!.initially { log.append("subscribe \(key)") }.doDisposed { log.append("dispose \(key)") }
+      })
+    keys.sendNext("a")
+    inners["a"]!.sendNext("a1")
+    keys.sendNext("b")
+    inners["a"]!.sendNext("a2")  // replaced: dropped
+    inners["b"]!.sendNext("b1")
+    #expect(recorder.values == ["a1", "b1"])
+    #expect(log.value == ["subscribe a", "dispose a", "subscribe b"])
+    #expect(inners["a"]!.subscriberCount == 0)
+  }
+
+  @Test("flattenMapLatest completes when the source and the latest mapped signal have completed")
+  func flattenMapLatestCompletion() {
+    let keys = Subject<Int, TestError>()
+    let inner = Subject<Int, TestError>()
+    let recorder = EventRecorder(keys.flattenMapLatest { _ in inner })
+    keys.sendNext(1)
+    keys.sendCompleted()
+    inner.sendNext(10)
+    #expect(recorder.events == [.next(10)])
+    inner.sendCompleted()
+    #expect(recorder.events == [.next(10), .completed])
+  }
+
+  @Test("flattenMapLatest fails with the failure of the source or of the mapped signal, and disposes the other")
+  func flattenMapLatestFailure() {
+    let keys = Subject<Int, TestError>()
+    let inner = Subject<Int, TestError>()
+    let failedInner = EventRecorder(keys.flattenMapLatest { _ in inner })
+    keys.sendNext(1)
+    inner.sendError(TestError(code: 1))
+    #expect(failedInner.events == [.error(TestError(code: 1))])
+    #expect(keys.subscriberCount == 0)
+
+    let otherKeys = Subject<Int, TestError>()
+    let otherInner = Subject<Int, TestError>()
+    let failedSource = EventRecorder(otherKeys.flattenMapLatest { _ in otherInner })
+    otherKeys.sendNext(1)
+    otherKeys.sendError(TestError(code: 2))
+    #expect(failedSource.events == [.error(TestError(code: 2))])
+    #expect(otherInner.subscriberCount == 0)
+  }
+
+  @Test("flattenMapLatest: disposing disposes the source and the mapped signal and releases the closures (guarantee 8)")
+  func flattenMapLatestDisposal() {
+    let tracker = LifetimeTracker()
+    let keys = Subject<Int, Never>()
+    let inner = Subject<Int, Never>()
+    let disposable: any Disposable = {
+      let captured = tracker.make()
+      return keys.flattenMapLatest { _ in
+        _ = captured
+        return inner
+      }.subscribeNext { _ in _ = captured }
+    }()
+    keys.sendNext(1)
+    #expect(inner.subscriberCount == 1)
+    disposable.dispose()
+    #expect(keys.subscriberCount == 0 && inner.subscriberCount == 0)
+    #expect(tracker.liveCount == 0)
+  }
+
+  @Test("flattenMapLatest calls transform once per value, on each subscription anew (cold)")
+  func flattenMapLatestTransformPerValue() {
+    let calls = Locked<[Int]>([])
+    let mapped = SyncSource<Int, Never>([1, 2]).signal.flattenMapLatest { value in
+      calls.append(value)
+      return .return(value * 10)
+    }
+    let first = EventRecorder(mapped)
+    let second = EventRecorder(mapped)
+    #expect(first.events == [.next(10), .next(20), .completed])
+    #expect(second.events == first.events)
+    #expect(calls.value == [1, 2, 1, 2])
   }
 
   // MARK: switch(_:cases:), if(_:then:else:)

@@ -1,5 +1,5 @@
-/// Owns `buffer(time:on:)`'s lock and performs every effect with the lock released: scheduling and cancelling
-/// the timer, delivery and disposal.
+/// Owns `buffer(time:on:)`'s and `buffer(time:count:on:)`'s lock and performs every effect with the lock released:
+/// scheduling and cancelling the timer, delivery and disposal.
 @usableFromInline
 final class BufferStorage<Value: Sendable, Failure: Error>: Disposable {
   @usableFromInline
@@ -10,18 +10,18 @@ final class BufferStorage<Value: Sendable, Failure: Error>: Disposable {
   let scheduler: any Scheduler
 
   @inlinable
-  init(interval: Duration, scheduler: any Scheduler, observer: Observer<[Value], Failure>) {
-    self.state = LockedState(BufferStateMachine(observer))
+  init(interval: Duration, limit: Int, scheduler: any Scheduler, observer: Observer<[Value], Failure>) {
+    self.state = LockedState(BufferStateMachine(observer, limit: limit))
     self.interval = interval
     self.scheduler = scheduler
   }
 
   @inlinable
   static func attach(
-    _ source: Signal<Value, Failure>, interval: Duration, scheduler: any Scheduler,
+    _ source: Signal<Value, Failure>, interval: Duration, limit: Int, scheduler: any Scheduler,
     observer: Observer<[Value], Failure>
   ) -> any Disposable {
-    let storage = BufferStorage(interval: interval, scheduler: scheduler, observer: observer)
+    let storage = BufferStorage(interval: interval, limit: limit, scheduler: scheduler, observer: observer)
     let subscription = source.attach { event in storage.receivedFromSource(event) }
     storage.state.handle { $0.attachedSource(subscription) }
     return storage
@@ -39,8 +39,7 @@ final class BufferStorage<Value: Sendable, Failure: Error>: Disposable {
   func receivedFromSource(_ event: Event<Value, Failure>) -> Flow {
     switch event {
     case .next(let value):
-      var generation: UInt64?
-      let flow = state.update { generation = $0.receivedValue(value) }
+      let (generation, flow) = state.decide { $0.receivedValue(value) }
       guard let generation else { return flow }
       let timer = scheduler.schedule(afterDelay: interval) { self.timerFired(generation: generation) }
       return state.handle { $0.startedTimer(timer, generation: generation) }

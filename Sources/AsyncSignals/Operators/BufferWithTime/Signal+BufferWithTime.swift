@@ -27,7 +27,7 @@ extension Signal {
       scheduler !== ImmediateScheduler.shared, "buffer(time:on:): scheduler must not be the immediate scheduler",
       file: file, line: line)
     return AnonymousSignal { observer in
-      BufferStorage.attach(self, interval: interval, scheduler: scheduler, observer: observer)
+      BufferStorage.attach(self, interval: interval, limit: .max, scheduler: scheduler, observer: observer)
     }
   }
 }

@@ -21,4 +21,29 @@ extension Signal {
       SwitchToLatestStorage.attach(outer: outer, observer: observer)
     }
   }
+
+  /// Maps each value to a signal and follows only the latest one: ``switchToLatest()`` after ``map(_:)``.
+  ///
+  /// Each value of this signal is mapped with `transform`; the signal that results replaces the one followed so
+  /// far, which is disposed first, then the new one is subscribed to. Only the values of the latest mapped signal
+  /// are sent, until the next value of this signal arrives. The result completes when this signal and the latest
+  /// mapped signal have completed; it fails with the failure of this signal or of the mapped signal being
+  /// followed. Ending or disposing it disposes both.
+  ///
+  /// ```swift
+  /// let suggestions = searchText.flattenMapLatest { text in search(text) }  // each keystroke drops the last search
+  /// ```
+  ///
+  /// - Parameter transform: Maps a value to the signal to follow until the next value.
+  /// - Returns: The values of the signal mapped from the latest value.
+  /// - Note: No ReactiveCocoa 2.5 selector of its own: RAC writes `[[signal map:…] switchToLatest]`, as this
+  ///   method does, with ``switchToLatest()``'s difference (the previous signal is disposed before the new one is
+  ///   subscribed to). ReactiveSwift's `flatMap(.latest)`, RxSwift's `flatMapLatest`, Combine's
+  ///   `map(_:)` then `switchToLatest()`.
+  @inlinable
+  public func flattenMapLatest<NewValue>(
+    _ transform: @escaping @Sendable (Value) -> Signal<NewValue, Failure>
+  ) -> Signal<NewValue, Failure> {
+    map(transform).switchToLatest()
+  }
 }
