@@ -126,7 +126,7 @@ extension Signal {
   /// waiting or being delivered is delivered before `sendNext` returns; any other event is queued and delivered on
   /// the main actor by one main-queue job per burst, in the order sent, never ahead of an earlier one. A value
   /// sent from inside one of these closures is delivered after that closure returns. Subscribing from the main
-  /// actor to a signal that sends at once, such as a ``BehaviorSubject``, delivers its values before
+  /// actor to a signal that sends at once, such as a `BehaviorSubject`, delivers its values before
   /// `subscribeNext` returns. The closures run one at a time, are checked by the compiler as main-actor code,
   /// and are released once the terminal event has been delivered or the subscription is disposed; disposing on
   /// the main actor means no closure is called afterwards. For delivery that is always later, even on the main
@@ -137,7 +137,7 @@ extension Signal {
   ///   var results: [String] = []
   ///   var failure: String?
   ///   var subscription: (any Disposable)?
-  ///   func follow(_ searches: Signal<[String], SearchError>) {
+  ///   func follow(_ searches: Signal<[String], APIError>) {
   ///     subscription = searches.subscribeNext(
   ///       onMainThread: { self.results = $0 },  // main-actor state, checked by the compiler
   ///       error: { self.failure = "\($0)" },

@@ -9,18 +9,23 @@ import Foundation
 /// repeating blocks wait on a background timer, then join the same queue. Disposing a scheduled block before it
 /// starts means it never runs.
 ///
-/// The scheduler holds its actor strongly. A block runs with the actor's isolation but is an ordinary
-/// `@Sendable` closure; to touch the actor's state with the compiler's checks, deliver the events with
-/// ``Signal/subscribeNext(isolatedTo:_:error:completed:isolation:)`` instead, or call `actor.assumeIsolated` inside the
-/// block, which this scheduler guarantees holds. An actor whose executor is a ``QueueScheduler`` can use that
-/// scheduler directly: its blocks already run in the actor's isolation.
+/// The scheduler holds its actor strongly, so an actor must not store its own scheduler: the two would keep each
+/// other alive. Make one where a chain needs it; the subscription holds it until it ends. A block runs with the
+/// actor's isolation but is an ordinary `@Sendable` closure; to touch the actor's state with the compiler's
+/// checks, deliver the events with ``Signal/subscribeNext(isolatedTo:_:error:completed:isolation:)`` instead, or call
+/// `actor.assumeIsolated` inside the block, which this scheduler guarantees holds. An actor whose executor is a
+/// ``QueueScheduler`` can use that scheduler directly: its blocks already run in the actor's isolation.
+///
+/// Blocks go through the engine of isolated delivery: one job runs at most 128 of them, then lets the actor's
+/// other work run before it continues, so a flood of scheduled blocks cannot hold the actor.
 ///
 /// ```swift
 /// actor Indexer {
-///   lazy var scheduler = ActorScheduler(self)
 ///   var indexed: [String] = []
 ///   func watch(_ edits: Signal<String, Never>) -> any Disposable {
-///     edits.throttle(.milliseconds(300), on: scheduler).subscribeNext(isolatedTo: self) { indexer, text in
+///     // Made for this chain, not stored: the subscription holds the scheduler, and with it the indexer, until
+///     // it is disposed.
+///     edits.throttle(.milliseconds(300), on: ActorScheduler(self)).subscribeNext(isolatedTo: self) { indexer, text in
 ///       indexer.indexed.append(text)
 ///     }
 ///   }

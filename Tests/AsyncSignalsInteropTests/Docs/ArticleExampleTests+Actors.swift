@@ -75,20 +75,65 @@ extension InteropArticleExampleTests {
       func keep(_ entries: Signal<String, Never>) -> any Disposable {
         entries.subscribeNext(isolatedTo: self) { logbook, entry in logbook.lines.append(entry) }
       }
+
+      func write(_ entry: String, to entries: Subject<String, Never>) -> Int {
+        entries.sendNext(entry)  // on the logbook's own queue, with nothing waiting
+        return lines.count
+      }
     }
 
     let logbook = Logbook()
     let entries = Subject<String, Never>()
     let keeping = await logbook.keep(entries)
-    logbook.scheduler.schedule {
-      entries.sendNext("sent on the logbook's queue")  // delivered before sendNext returns: no hop
-    }
-    entries.sendNext("sent from elsewhere")  // queued, delivered by one job on the logbook's queue
-    let lines = await withCheckedContinuation { continuation in
-      logbook.scheduler.schedule { continuation.resume(returning: logbook.assumeIsolated { $0.lines }) }
-    }
-    #expect(Set(lines) == ["sent on the logbook's queue", "sent from elsewhere"])
+    print(await logbook.write("written on the logbook's queue", to: entries))  // 1: delivered before sendNext returned
+    entries.sendNext("sent from elsewhere")  // queued for a job on the logbook's queue
+    print(await logbook.lines.count)  // 2: the job ran before this call, which was queued after it
+    #expect(console.lines == ["1", "2"])
+    #expect(await logbook.lines == ["written on the logbook's queue", "sent from elsewhere"])
     keeping.dispose()
+  }
+
+  @Test("Actors: a binding to an actor that provides a lifetime ends when the actor goes away")
+  func actorsHeater() async {
+    actor Heater: LifetimeProviding {
+      nonisolated let lifetime = Lifetime()  // bindings to the heater end when it goes away
+      private(set) var target = 20.0
+
+      func follow(_ setting: Signal<Double, Never>) {
+        setting.bind(isolatedTo: self) { heater, celsius in heater.target = celsius }
+      }
+    }
+
+    let setting = BehaviorSubject<Double, Never>(value: 21)
+    weak var weakHeater: Heater?
+    do {
+      let heater = Heater()
+      weakHeater = heater
+      await heater.follow(setting)  // from the heater's isolation: 21 is set at once
+      #expect(await heater.target == 21)
+      #expect(setting.subscriberCount == 1)
+    }
+    #expect(weakHeater == nil)
+    #expect(setting.subscriberCount == 0)  // ended with the heater, before any further value
+  }
+
+  @Test("Actors: a @MainActor model takes values with @MainActor closures, at once on the main queue")
+  @MainActor
+  func actorsSearchModel() {
+    @MainActor final class SearchModel {
+      var results: [String] = []
+      private var subscription: (any Disposable)?
+
+      func follow(_ searches: Signal<[String], Never>) {
+        subscription = searches.subscribeNext(onMainThread: { self.results = $0 })
+      }
+    }
+
+    let model = SearchModel()
+    let searches = Subject<[String], Never>()
+    model.follow(searches)
+    searches.sendNext(["swift"])
+    #expect(model.results == ["swift"])  // sent on the main queue with nothing waiting: no hop
   }
 
   @Test("Actors: deliver(on:) an ActorScheduler runs each delivery in the actor's isolation")

@@ -187,4 +187,47 @@ struct ActorSchedulerTests {
     scheduler = nil
     #expect(weakCounter == nil)
   }
+
+  @Test("an actor that stores its own scheduler is kept alive by it: the cycle the docs warn of")
+  func storedSchedulerIsACycle() async {
+    actor Keeper {
+      var scheduler: ActorScheduler<Keeper>?
+      func keepOwnScheduler() { scheduler = ActorScheduler(self) }
+      func breakCycle() { scheduler = nil }
+    }
+    weak var weakKeeper: Keeper?
+    do {
+      let keeper = Keeper()
+      weakKeeper = keeper
+      await keeper.keepOwnScheduler()
+    }
+    #expect(weakKeeper != nil)  // leaked: the actor holds the scheduler, which holds the actor
+    await weakKeeper?.breakCycle()
+    #expect(weakKeeper == nil)
+  }
+
+  @Test("the doc example: a scheduler made for the chain is held by the subscription and released with it")
+  func schedulerMadeForTheChain() async {
+    actor Indexer {
+      var indexed: [String] = []
+      func watch(_ edits: Signal<String, Never>) -> any Disposable {
+        edits.throttle(.milliseconds(300), on: ActorScheduler(self)).subscribeNext(isolatedTo: self) { indexer, text in
+          indexer.indexed.append(text)
+        }
+      }
+    }
+    weak var weakIndexer: Indexer?
+    let edits = Subject<String, Never>()
+    var watching: (any Disposable)?
+    do {
+      let indexer = Indexer()
+      weakIndexer = indexer
+      watching = await indexer.watch(edits)
+    }
+    #expect(weakIndexer != nil)  // the subscription holds it
+    watching?.dispose()
+    for _ in 0..<1_000 where weakIndexer != nil { await Task.yield() }  // a job under way lets go once it has run
+    #expect(weakIndexer == nil)
+    #expect(edits.subscriberCount == 0)
+  }
 }

@@ -132,6 +132,30 @@ struct FairDrainTests {
     #expect(tracker.liveCount == 0)  // what the first job carried over was released by the disposal
   }
 
+  @Test("the budget is the 128 callbacks the docs state")
+  func budgetAsDocumented() {
+    #expect(isolatedDeliveryBudget == 128)  // the Actors article and ActorScheduler's docs say 128
+  }
+
+  @Test("a default actor's delivery job runs at .medium when subscribed outside any task, whoever sends")
+  func priorityOutsideTask() async {
+    let recorder = Recorder()
+    let subject = Subject<Int, Never>()
+    let seen = Locked<CheckedContinuation<TaskPriority, Never>?>(nil)
+    let subscription = Locked<(any Disposable)?>(nil)
+    onPlainThread {
+      subscription.value = subject.subscribeNext(isolatedTo: recorder) { _, _ in
+        seen.value?.resume(returning: Task.basePriority ?? .medium)
+      }
+    }
+    let priority = await withCheckedContinuation { continuation in
+      seen.value = continuation
+      Task(priority: .high) { subject.sendNext(1) }
+    }
+    #expect(priority == .medium)
+    subscription.value?.dispose()
+  }
+
   @Test("a default actor's delivery job runs at the priority of the task that subscribed, not the sender's")
   func priorityOfSubscriber() async {
     let recorder = Recorder()
