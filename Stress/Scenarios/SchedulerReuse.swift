@@ -14,9 +14,10 @@ import Synchronization
 /// blocks on its queue that touch the actor's state outside the callbacks.
 ///
 /// Where a callback runs is checked with a mark the scenario sets on every queue it makes (a key of its own, a value
-/// no other queue gets), not with the library's recognition, which the broken twin shares with the runtime's
-/// `preconditionIsolated`: before issue 20 both said "on the actor's executor" on the old queue. A callback off its
-/// queue leaves the actor's state alone (it is counted), so that the broken twin fails by the named invariant before
+/// no other queue gets), not with the library's recognition: before issue 20 that said "on the actor's executor" on
+/// the old queue, and so did the runtime's `preconditionIsolated`, which asks the scheduler (the callback calls it
+/// too, once the mark has placed it on its own queue, where the runtime must agree). A callback off its queue leaves
+/// the actor's state alone (it is counted), so that the broken twin fails by the named invariant before
 /// ThreadSanitizer sees a race; on its queue it appends to state kept in plain memory, which only the actor's queue
 /// orders against the actor's other work (ThreadSanitizer checks it).
 struct SchedulerReuseRace: Scenario {
@@ -56,7 +57,7 @@ struct SchedulerReuseRace: Scenario {
       + "scheduler released just before lived, its queue still alive and sending "
       + "(\(Self.reusedAny.load(ordering: .relaxed)) at any released address); "
       + "\(Self.fromOldQueues.load(ordering: .relaxed)) values sent from old queues, "
-      + "\(Self.atOnce.load(ordering: .relaxed)) delivered at once on an actor's queue"
+      + "\(Self.atOnce.load(ordering: .relaxed)) callbacks ran inside a send made on their actor's queue (at once)"
   }
 
   struct Stamp: Sendable {
@@ -191,7 +192,7 @@ struct SchedulerReuseRace: Scenario {
   }
 
   private func subscribe(_ pair: Pair, sabotaged: Bool) -> any Disposable {
-    let next: @Sendable (isolated QueueBackedActor, Stamp) -> Void = { _, stamp in
+    let next: @Sendable (isolated QueueBackedActor, Stamp) -> Void = { actor, stamp in
       defer { pair.arrivals.wrappingAdd(1, ordering: .relaxed) }
       guard pair.detector.enter() else { return }
       defer { pair.detector.exit() }
@@ -202,6 +203,9 @@ struct SchedulerReuseRace: Scenario {
         pair.offQueueSeenMark.store(mark ?? -1, ordering: .relaxed)
         return
       }
+      // On its queue, the runtime must agree (it asks the scheduler). It is no check off the queue: before issue 20
+      // the scheduler answered yes on the old queue too, so only the scenario's mark above decides there.
+      actor.preconditionIsolated("SchedulerReuse: the runtime does not recognise the actor's own queue")
       pair.log.value.received.append(stamp)
       if pair.log.value.sendingOnQueue { pair.log.value.atOnce += 1 }
     }
