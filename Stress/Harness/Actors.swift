@@ -12,7 +12,12 @@ actor QueueBackedActor {
   nonisolated let scheduler: QueueScheduler
 
   init(name: String) {
-    scheduler = QueueScheduler(name: name)
+    self.init(scheduler: QueueScheduler(name: name))
+  }
+
+  /// An actor on a scheduler the caller made (`SchedulerReuse` makes it where a released one lived).
+  init(scheduler: QueueScheduler) {
+    self.scheduler = scheduler
   }
 
   nonisolated var unownedExecutor: UnownedSerialExecutor {

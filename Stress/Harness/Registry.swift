@@ -18,7 +18,7 @@ let scenarioFamilies: [(family: String, scenarios: [any Scenario])] = [
   ("Multicast and Command", [ConnectRace(), AutoconnectRace(), CommandRace()]),
   ("Time operators on real queue schedulers", [TimeoutRace(), DeliverOnRace()]),
   ("Interop (AsyncSignalsInterop)", [ForAwaitRace(), BufferingRace(), BoundedBufferingRace()]),
-  ("Actors", [IsolatedDeliveryRace(), ActorSchedulerRace()]),
+  ("Actors", [IsolatedDeliveryRace(), ActorSchedulerRace(), SchedulerReuseRace(), ActorFloodRace()]),
   (
     "Deadlock shapes (re-entrancy, and what peer libraries shipped; Autoconnect races first subscriptions too)",
     [ZipReentrantRace(), SubjectEchoRace(), ZipReplayTakeRace(), MergeForeignLockRace(), ReplayDisposeRace()]
