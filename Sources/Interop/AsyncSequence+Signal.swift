@@ -62,7 +62,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
     var iterator = makeAsyncIterator()
     do throws(Failure) {
       while let element = try await iterator.next(isolation: isolation) {
-        subscriber.sendNext(element)
+        await subscriber.send(element)  // under a bounded consumer, waits for room before pulling more
         // Disposed meanwhile: stop pulling even if the sequence ignores cancellation.
         if Task.isCancelled { return }
       }

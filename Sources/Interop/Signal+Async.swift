@@ -161,9 +161,31 @@ extension Signal {
   static func detachedTask(
     _ work: @escaping @Sendable (any Subscriber<Value, Failure>) async -> Void
   ) -> Signal<Value, Failure> {
-    create { subscriber in
-      let task = Task.detached { await work(subscriber) }
+    create(withDemand: { subscriber, demand in
+      // Under a bounded consumer, the body's `send(_:)` suspends while it is full (flow control).
+      let paced: any Subscriber<Value, Failure> = demand.map { PacedSubscriber(subscriber, demand: $0) } ?? subscriber
+      let task = Task.detached { await work(paced) }
       return ActionDisposable { task.cancel() }
-    }
+    })
+  }
+}
+
+/// The subscriber of an async body under a bounded consumer: `send(_:)` suspends while the consumer is full.
+struct PacedSubscriber<Value: Sendable, Failure: Error>: Subscriber {
+  let base: any Subscriber<Value, Failure>
+  let demand: Demand
+
+  init(_ base: any Subscriber<Value, Failure>, demand: Demand) {
+    self.base = base
+    self.demand = demand
+  }
+
+  func sendNext(_ value: Value) { base.sendNext(value) }
+  func sendError(_ error: Failure) { base.sendError(error) }
+  func sendCompleted() { base.sendCompleted() }
+
+  nonisolated(nonsending) func send(_ value: Value) async {
+    await demand.room()
+    base.sendNext(value)
   }
 }

@@ -49,10 +49,15 @@ typealias RawObserver = @Sendable (EventKind, UnsafeRawPointer?) -> Flow
 struct Observer<Value, Failure: Error>: Sendable {
   @usableFromInline
   let raw: RawObserver
+  /// The room of a bounded consumer at the end of the chain, for a source that can pause (see `Demand`); `nil`
+  /// where no consumer bounds the chain, or where an operator on the way does not carry the pause.
+  @usableFromInline
+  let demand: Demand?
 
   /// An observer that hands each event to `body`.
   @inlinable
-  init(_ body: @escaping @Sendable (Event<Value, Failure>) -> Flow) {
+  init(_ body: @escaping @Sendable (Event<Value, Failure>) -> Flow, demand: Demand? = nil) {
+    self.demand = demand
     raw = { kind, payload in
       switch kind {
       case .next: return body(.next(payload.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee))
@@ -63,8 +68,9 @@ struct Observer<Value, Failure: Error>: Sendable {
   }
 
   @inlinable
-  init(raw: @escaping RawObserver) {
+  init(raw: @escaping RawObserver, demand: Demand? = nil) {
     self.raw = raw
+    self.demand = demand
   }
 
   /// An observer that hands each value to `next` and passes terminal events to `downstream` untouched, without
@@ -74,10 +80,11 @@ struct Observer<Value, Failure: Error>: Sendable {
   static func forwardingTerminal<Downstream>(
     to downstream: Observer<Downstream, Failure>, next: @escaping @Sendable (Value) -> Flow
   ) -> Observer {
-    Observer(raw: { kind, payload in
-      guard kind == .next else { return downstream.raw(kind, payload) }
-      return next(payload.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee)
-    })
+    Observer(
+      raw: { kind, payload in
+        guard kind == .next else { return downstream.raw(kind, payload) }
+        return next(payload.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee)
+      }, demand: downstream.demand)  // one value at most per value, on the sending thread: carries the pause
   }
 
   /// An observer that shows each value to `passes` and, if it returns `true`, hands the event to `downstream`
@@ -86,12 +93,13 @@ struct Observer<Value, Failure: Error>: Sendable {
   static func passing(
     to downstream: Observer<Value, Failure>, where passes: @escaping @Sendable (Value) -> Bool
   ) -> Observer {
-    Observer(raw: { kind, payload in
-      if kind == .next, !passes(payload.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee) {
-        return .proceed
-      }
-      return downstream.raw(kind, payload)
-    })
+    Observer(
+      raw: { kind, payload in
+        if kind == .next, !passes(payload.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee) {
+          return .proceed
+        }
+        return downstream.raw(kind, payload)
+      }, demand: downstream.demand)  // passes or drops each value, on the sending thread: carries the pause
   }
 
   /// Delivers a value without building an `Event`: cheap even in unspecialised code.

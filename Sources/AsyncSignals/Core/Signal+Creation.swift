@@ -42,6 +42,17 @@ extension Signal {
     }
   }
 
+  /// `create(_:)` whose body also receives the demand of a bounded consumer at the end of the chain, if any (see
+  /// `Demand`): for the Interop module's async bodies, whose `send(_:)` suspends while it is full.
+  package static func create(
+    withDemand body: @escaping @Sendable (any Subscriber<Value, Failure>, Demand?) -> (any Disposable)?
+  ) -> Signal<Value, Failure> {
+    AnonymousSignal { observer in
+      let demand = observer.demand
+      return create { subscriber in body(subscriber, demand) }.attach(observer)
+    }
+  }
+
   /// A signal that sends `value` and then completes, on each subscription.
   ///
   /// Delivery follows the same scheduling rule as ``create(_:)``.
@@ -118,9 +129,9 @@ extension Signal {
   ) -> any Disposable {
     if let subscription = CurrentScheduler.subscribeAtOnce({ attach(observer) }) { return subscription }
     let subscription = CompoundDisposable()
-    let guarded = Observer<Value, Failure>(raw: { kind, payload in
-      subscription.isDisposed ? .stop : observer.raw(kind, payload)
-    })
+    let guarded = Observer<Value, Failure>(
+      raw: { kind, payload in subscription.isDisposed ? .stop : observer.raw(kind, payload) },
+      demand: observer.demand)  // events pass on the sending thread: the pause is carried
     subscription.add(QueueScheduler.background.schedule { subscription.add(attach(guarded)) })
     return subscription
   }

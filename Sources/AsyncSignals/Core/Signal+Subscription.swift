@@ -17,6 +17,15 @@ extension Signal {
   @discardableResult
   public func subscribe<S: Subscriber>(_ subscriber: S) -> any Disposable
   where S.Value == Value, S.Failure == Failure {
+    subscribe(subscriber, demand: nil)
+  }
+
+  /// `subscribe(_:)` for a bounded consumer (the Interop module's `.bounded` iterator): its `demand` travels up the
+  /// chain to the sources that can pause (see `Demand`).
+  @inlinable
+  @discardableResult
+  package func subscribe<S: Subscriber>(_ subscriber: S, demand: Demand?) -> any Disposable
+  where S.Value == Value, S.Failure == Failure {
     let subscription = SerialDisposable()
     subscriber.didSubscribe(with: subscription)
     let disposable = attach(
@@ -33,7 +42,7 @@ extension Signal {
         }
         subscription.dispose()
         return .stop
-      }))
+      }, demand: demand))
     subscription.inner = disposable
     return subscription
   }

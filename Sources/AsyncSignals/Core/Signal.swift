@@ -71,6 +71,17 @@ public class Signal<Value: Sendable, Failure: Error>: @unchecked Sendable, Custo
     attach(Observer(body))
   }
 
+  /// Attaches an observer that hands each event to `body` and carries `downstream`'s demand (see `Demand`): for
+  /// an operator that sends at most one value per value it receives, on the thread that sent it, so that a
+  /// source above it pauses when the bounded consumer below it is full.
+  @inlinable
+  final func attach<DownstreamValue, DownstreamFailure>(
+    carryingDemandOf downstream: Observer<DownstreamValue, DownstreamFailure>,
+    _ body: @escaping @Sendable (Event<Value, Failure>) -> Flow
+  ) -> any Disposable {
+    attach(Observer(body, demand: downstream.demand))
+  }
+
   /// The signal's name, or its type when it has none.
   ///
   /// ```swift

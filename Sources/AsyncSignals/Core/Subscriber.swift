@@ -70,9 +70,43 @@ public protocol Subscriber<Value, Failure>: Sendable {
   ///
   /// - Parameter disposable: The subscription's disposable.
   func didSubscribe(with disposable: any Disposable)
+
+  /// Receives a value once the consumer has room for it: ``sendNext(_:)`` for async code under flow control.
+  ///
+  /// The subscriber that a `Signal.async` body (or an `AsyncSequence`'s `signal`) receives suspends here while a
+  /// bounded consumer at the end of the chain — `values(bufferingPolicy: .bounded(n))` — is full, and resumes
+  /// when the consumer has taken its buffer down to half, when the consumer ends, or when the task is cancelled
+  /// (the value is then sent, and ignored if the subscription has ended). Where nothing bounds the chain, or an
+  /// operator on the way does not carry the pause, it sends at once. The default implementation, which every other
+  /// subscriber has, sends at once.
+  ///
+  /// ```swift
+  /// let lines = Signal<String, Never>.async { subscriber in
+  ///   for line in ["a", "b", "c"] {
+  ///     await subscriber.send(line)  // waits while the bounded loop below is two lines behind
+  ///   }
+  /// }
+  /// for await line in lines.values(bufferingPolicy: .bounded(2)) { print(line) }
+  /// ```
+  ///
+  /// - Parameter value: The value.
+  /// - Note: No counterpart in ReactiveCocoa 2.5, which has no flow control; swift-async-algorithms'
+  ///   `AsyncChannel.send(_:)` suspends the same way.
+  nonisolated(nonsending) func send(_ value: Value) async
 }
 
 extension Subscriber {
+  /// Sends `value` at once: a subscriber that knows no consumer's room never waits.
+  ///
+  /// ```swift
+  /// await Printer().send(1)  // prints 1 at once
+  /// ```
+  ///
+  /// - Parameter value: The value.
+  public nonisolated(nonsending) func send(_ value: Value) async {
+    sendNext(value)
+  }
+
   /// Ignores the disposable.
   ///
   /// ```swift

@@ -41,7 +41,7 @@ extension Signal where Value == [Bool] {
   @inlinable
   public func and() -> Signal<Bool, Failure> {
     AnonymousSignal(nameSource: derivedName("and()")) { observer in
-      self.attach { event in
+      self.attach(carryingDemandOf: observer) { event in
         switch event {
         case .next(let values): return observer(.next(!values.contains(false)))
         case .error(let error): return observer(.error(error))
@@ -67,7 +67,7 @@ extension Signal where Value == [Bool] {
   @inlinable
   public func or() -> Signal<Bool, Failure> {
     AnonymousSignal(nameSource: derivedName("or()")) { observer in
-      self.attach { event in
+      self.attach(carryingDemandOf: observer) { event in
         switch event {
         case .next(let values): return observer(.next(values.contains(true)))
         case .error(let error): return observer(.error(error))

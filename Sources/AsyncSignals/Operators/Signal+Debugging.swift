@@ -80,7 +80,7 @@ extension Signal {
   ) -> Signal<Value, Failure> {
     let write = output ?? writeToStandardError
     return AnonymousSignal(nameSource: nameSource) { observer in
-      self.attach { event in
+      self.attach(carryingDemandOf: observer) { event in
         switch event {
         case .next(let value): if next { write("\(self) next: \(value)") }
         case .error(let failure): if error { write("\(self) error: \(failure)") }

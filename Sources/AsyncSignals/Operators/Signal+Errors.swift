@@ -52,14 +52,17 @@ extension Signal {
   ) -> Signal<Value, NewFailure> {
     AnonymousSignal(nameSource: nameSource) { observer in
       let subscriptions = CompoundDisposable()
-      let first = self.attach { event in
+      let first = self.attach(carryingDemandOf: observer) { event in
         guard !subscriptions.isDisposed else { return .stop }
         switch event {
         case .next(let value): return observer(.next(value))
         case .completed: return observer(.completed)
         case .error(let error):
           let replacement = handler(error)
-          subscriptions.add(replacement.attach { event in subscriptions.isDisposed ? .stop : observer(event) })
+          subscriptions.add(
+            replacement.attach(carryingDemandOf: observer) { event in
+              subscriptions.isDisposed ? .stop : observer(event)
+            })
           return .stop
         }
       }
@@ -117,7 +120,7 @@ extension Signal {
   ) -> Signal<NewValue, Failure> {
     AnonymousSignal(nameSource: nameSource) { observer in
       let finished = ObserverState(false)
-      return self.attach { event in
+      return self.attach(carryingDemandOf: observer) { event in
         guard !finished.value else { return .stop }
         switch event {
         case .next(let value):
@@ -173,7 +176,7 @@ extension Signal {
   @inlinable
   public func materialize() -> Signal<Event<Value, Failure>, Never> {
     AnonymousSignal(nameSource: derivedName("materialize()")) { observer in
-      self.attach { event in
+      self.attach(carryingDemandOf: observer) { event in
         let flow = observer(.next(event))
         guard event.isTerminating else { return flow }
         if flow == .proceed { _ = observer(.completed) }
@@ -200,7 +203,7 @@ extension Signal {
     _ transform: @escaping @Sendable (Failure) -> NewFailure
   ) -> Signal<Value, NewFailure> {
     AnonymousSignal(nameSource: derivedName("mapError")) { observer in
-      self.attach { event in
+      self.attach(carryingDemandOf: observer) { event in
         switch event {
         case .next(let value): return observer(.next(value))
         case .error(let error): return observer(.error(transform(error)))
@@ -232,7 +235,7 @@ extension Signal where Failure == Never {
     to newFailure: NewFailure.Type = NewFailure.self
   ) -> Signal<Value, NewFailure> {
     AnonymousSignal(nameSource: derivedName("promoteError(to: \(NewFailure.self))")) { observer in
-      self.attach { event in
+      self.attach(carryingDemandOf: observer) { event in
         switch event {
         case .next(let value): return observer(.next(value))
         case .completed: return observer(.completed)
@@ -258,7 +261,7 @@ extension Signal where Failure == Never {
   where Value == Event<EventValue, EventFailure> {
     AnonymousSignal(nameSource: derivedName("dematerialize()")) { observer in
       let finished = ObserverState(false)
-      return self.attach { event in
+      return self.attach(carryingDemandOf: observer) { event in
         guard !finished.value else { return .stop }
         switch event {
         case .next(let inner):

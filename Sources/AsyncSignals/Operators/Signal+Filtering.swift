@@ -51,7 +51,7 @@ extension Signal {
     return AnonymousSignal(nameSource: derivedName("take(\(count))")) { observer in
       // The values still to pass; 0 once the result has ended.
       let remaining = ObserverState(count)
-      return self.attach { event in
+      return self.attach(carryingDemandOf: observer) { event in
         guard remaining.value > 0 else { return .stop }
         guard case .next = event else {
           remaining.value = 0
@@ -139,7 +139,7 @@ extension Signal {
   ) -> Signal<Value, Failure> {
     AnonymousSignal(nameSource: nameSource) { observer in
       let finished = ObserverState(false)
-      return self.attach { event in
+      return self.attach(carryingDemandOf: observer) { event in
         guard !finished.value else { return .stop }
         guard case .next(let value) = event else {
           finished.value = true
@@ -194,7 +194,7 @@ extension Signal {
   ) -> Signal<Value, Failure> {
     AnonymousSignal(nameSource: nameSource) { observer in
       let skipping = ObserverState(true)
-      return self.attach { event in
+      return self.attach(carryingDemandOf: observer) { event in
         if skipping.value, case .next(let value) = event {
           guard predicate(value) else { return .proceed }
           skipping.value = false

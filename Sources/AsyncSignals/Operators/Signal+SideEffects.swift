@@ -23,10 +23,11 @@ extension Signal {
     AnonymousSignal(nameSource: derivedName("doNext")) { observer in
       // One raw closure that calls `action` itself, as `map` does (a helper would add a closure per event).
       self.attach(
-        Observer(raw: { kind, payload in
-          if kind == .next { action(payload.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee) }
-          return observer.raw(kind, payload)
-        }))
+        Observer(
+          raw: { kind, payload in
+            if kind == .next { action(payload.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee) }
+            return observer.raw(kind, payload)
+          }, demand: observer.demand))
     }
   }
 
@@ -45,7 +46,7 @@ extension Signal {
   @inlinable
   public func doError(_ action: @escaping @Sendable (Failure) -> Void) -> Signal<Value, Failure> {
     AnonymousSignal(nameSource: derivedName("doError")) { observer in
-      self.attach { event in
+      self.attach(carryingDemandOf: observer) { event in
         if case .error(let error) = event { action(error) }
         return observer(event)
       }
@@ -67,7 +68,7 @@ extension Signal {
   @inlinable
   public func doCompleted(_ action: @escaping @Sendable () -> Void) -> Signal<Value, Failure> {
     AnonymousSignal(nameSource: derivedName("doCompleted")) { observer in
-      self.attach { event in
+      self.attach(carryingDemandOf: observer) { event in
         if case .completed = event { action() }
         return observer(event)
       }
@@ -113,7 +114,7 @@ extension Signal {
   @inlinable
   public func finally(_ action: @escaping @Sendable () -> Void) -> Signal<Value, Failure> {
     AnonymousSignal(nameSource: derivedName("finally")) { observer in
-      self.attach { event in
+      self.attach(carryingDemandOf: observer) { event in
         if event.isTerminating { action() }
         return observer(event)
       }
@@ -149,15 +150,16 @@ extension Signal {
     AnonymousSignal(nameSource: derivedName("doDisposed")) { observer in
       let hook = DisposalHook(action: action)
       let source = self.attach(
-        Observer(raw: { kind, payload in
-          guard kind == .next else {
-            hook.sourceTerminated()  // before forwarding: a disposal from the downstream's callback is too late
-            return observer.raw(kind, payload)
-          }
-          let flow = observer.raw(kind, payload)
-          if flow == .stop { hook.downstreamStopped() }
-          return flow
-        }))
+        Observer(
+          raw: { kind, payload in
+            guard kind == .next else {
+              hook.sourceTerminated()  // before forwarding: a disposal from the downstream's callback is too late
+              return observer.raw(kind, payload)
+            }
+            let flow = observer.raw(kind, payload)
+            if flow == .stop { hook.downstreamStopped() }
+            return flow
+          }, demand: observer.demand))
       hook.attachedSource(source)
       return hook
     }

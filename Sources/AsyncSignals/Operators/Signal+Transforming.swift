@@ -25,10 +25,11 @@ extension Signal {
       // One raw closure that calls `transform` itself: the shape of `filter`. Going through
       // `forwardingTerminal` cost a second closure per event and a second context per subscription.
       self.attach(
-        Observer(raw: { kind, payload in
-          guard kind == .next else { return observer.raw(kind, payload) }
-          return observer.sendNext(transform(payload.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee))
-        }))
+        Observer(
+          raw: { kind, payload in
+            guard kind == .next else { return observer.raw(kind, payload) }
+            return observer.sendNext(transform(payload.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee))
+          }, demand: observer.demand))
     }
   }
 

@@ -23,10 +23,13 @@ extension MemoizedSequence {
       // even on a scheduler that runs the whole walk before `scheduleRecursive` returns.
       let sink = Sink(observer)
       let remaining = LockedState(self)  // the walk's position; its blocks run one at a time
+      let demand = observer.demand
       let walk: @Sendable () -> Void = {
         sink.addChild(
           scheduler.scheduleRecursive { reschedule in
             guard !sink.isDisposed else { return }
+            // A bounded consumer that is full: pause; its resumption schedules the next step (see `Demand`).
+            if let demand, !demand.hasRoom, demand.resume(whenRoom: reschedule) != nil { return }
             guard let head = MemoizedSequence.popFirst(remaining) else {
               sink.sendCompleted()
               return

@@ -158,7 +158,8 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
     }
 
     /// How many values this iterator has buffered beyond a ``SignalBufferingPolicy/bounded(_:)`` limit because
-    /// their producer could not wait.
+    /// their producer cannot pause (a subject's `sendNext`, a `create` body, an operator that does not carry the
+    /// pause).
     ///
     /// ```swift
     /// var iterator = records.values(bufferingPolicy: .bounded(4)).makeAsyncIterator()
@@ -167,6 +168,12 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
     /// ```
     public var overflowCount: Int {
       lifetime.storage.overflowCount
+    }
+
+    /// The most values this iterator's buffer has held at once (the `.bounded` policy only; 0 for the others):
+    /// what the tests and Stress check the flow-control bound against.
+    package var highWaterMark: Int {
+      lifetime.storage.highWaterMark
     }
 
     /// The next value, in the caller's isolation; `nil` once the signal has completed or iteration was

@@ -25,15 +25,15 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
   enum NextAction {
     /// First call: subscribe (lock released), then ask again.
     case subscribe
-    /// The result, and whether a producer waits for the room that taking it made.
-    case returnResult(Result<Element?, Failure>, wakeProducer: Bool)
+    /// The result, and whether taking it made room enough to reopen the demand (`.bounded` only; see `Demand`).
+    case returnResult(Result<Element?, Failure>, reopenDemand: Bool)
     /// Nothing buffered: suspend and call `suspend(with:)`.
     case suspend
   }
 
   enum SuspendAction {
     case none
-    case resume(Waiter, Result<Element?, Failure>, wakeProducer: Bool)
+    case resume(Waiter, Result<Element?, Failure>, reopenDemand: Bool)
   }
 
   @usableFromInline
@@ -42,9 +42,9 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
     case resume(Waiter, Element)
     /// The buffer was full: this value was dropped (the arriving one or the oldest buffered one).
     case dropped(Element)
-    /// `.bounded` and full: the producer waits for room, then offers the value again.
-    case waitForRoom
-    /// `.bounded` and full, but the producer may not wait: buffered beyond the limit, and counted.
+    /// `.bounded`: buffered, and the buffer is now full: close the demand, so that sources that can pause stop.
+    case closeDemand
+    /// `.bounded` and full: buffered beyond the limit (its producer cannot pause), and counted.
     case overflowed
   }
 
@@ -57,8 +57,8 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
   enum CancelAction {
     case none
     /// Resume the waiter (if any) with the end, dispose the subscription (if any), and release the buffered
-    /// values, all with the lock released.
-    case cancel(Waiter?, (any Disposable)?, Ring<Element>, wakeProducer: Bool)
+    /// values, all with the lock released; end the demand (if any) under the lock.
+    case cancel(Waiter?, (any Disposable)?, Ring<Element>)
   }
 
   @usableFromInline let policy: SignalBufferingPolicy
@@ -68,12 +68,13 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
   private var subscription: (any Disposable)?
   /// How many values this iterator's buffer has dropped.
   @usableFromInline var droppedCount = 0
-  /// How many values were buffered beyond a `.bounded` limit because their producer could not wait.
+  /// How many values were buffered beyond a `.bounded` limit because their producer cannot pause.
   @usableFromInline var overflowCount = 0
-  /// A producer waits for room (`.bounded` only); the consumer wakes it when it takes a value or cancels.
-  @usableFromInline var producerWaits = false
-  /// Where the consumer runs (`.bounded` only), so that a producer on that executor never waits for it.
-  @usableFromInline var consumerExecutor: ActorExecutor?
+  /// The most values the buffer has held at once (`.bounded` only).
+  @usableFromInline var highWaterMark = 0
+  /// Whether the demand is open (`.bounded` only): closed when the buffer fills, reopened once the consumer has
+  /// taken it down to half the limit, so that a paused source resumes for a run of values, not for each one.
+  @usableFromInline var demandOpen = true
 
   init(policy: SignalBufferingPolicy) {
     self.policy = policy
@@ -83,31 +84,29 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
 
   /// `batch` is the consumer's own, empty buffer: where the policy allows (`unbounded`, or a terminated signal),
   /// the values buffered after the one returned move there, so that the consumer takes them without the lock.
-  mutating func next(
-    consumerExecutor executor: @autoclosure () -> ActorExecutor?, batch: inout Ring<Element>
-  ) -> NextAction {
+  mutating func next(batch: inout Ring<Element>) -> NextAction {
     switch phase {
     case .idle:
       phase = .streaming
-      if case .bounded = policy { consumerExecutor = executor() }
       return .subscribe
     case .streaming:
       guard let element = buffer.popFirst() else { return .suspend }
       if case .unbounded = policy, !buffer.isEmpty { swap(&buffer, &batch) }
-      return .returnResult(.success(element), wakeProducer: tookRoom())
+      return .returnResult(.success(element), reopenDemand: tookRoom())
     case .draining:
       let result = drain()
       if !buffer.isEmpty { swap(&buffer, &batch) }
-      return .returnResult(result, wakeProducer: false)
+      return .returnResult(result, reopenDemand: false)
     case .finished:
-      return .returnResult(.success(nil), wakeProducer: false)
+      return .returnResult(.success(nil), reopenDemand: false)
     }
   }
 
-  /// Whether a waiting producer must be woken now that the consumer took a value (or stopped taking them).
+  /// Whether the consumer, having taken a value, made room enough to reopen a closed demand: the buffer is down
+  /// to half the `.bounded` limit.
   private mutating func tookRoom() -> Bool {
-    guard producerWaits else { return false }
-    producerWaits = false
+    guard !demandOpen, case .bounded(let limit) = policy, buffer.count <= limit / 2 else { return false }
+    demandOpen = true
     return true
   }
 
@@ -119,7 +118,7 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
       preconditionFailure("SignalSequence: suspended before subscribing")
     case .streaming:
       if let element = buffer.popFirst() {
-        return .resume(continuation, .success(element), wakeProducer: tookRoom())
+        return .resume(continuation, .success(element), reopenDemand: tookRoom())
       }
       precondition(
         waiter == nil,
@@ -127,9 +126,9 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
       waiter = continuation
       return .none
     case .draining:
-      return .resume(continuation, drain(), wakeProducer: false)
+      return .resume(continuation, drain(), reopenDemand: false)
     case .finished:
-      return .resume(continuation, .success(nil), wakeProducer: false)
+      return .resume(continuation, .success(nil), reopenDemand: false)
     }
   }
 
@@ -152,13 +151,12 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
     return nil
   }
 
-  /// A value arrived. `producerMayWait` says whether its producer may block its thread for room (`.bounded` only;
-  /// given the consumer's executor): not in a task, and not on the consumer's own executor.
+  /// A value arrived.
   ///
   /// Inlinable, with the state it touches, so that it runs specialised for the element type in the module that
   /// makes the iterator (see `SignalSequenceStorage.receive`): the producer's per-value path.
   @inlinable
-  mutating func receivedValue(_ element: Element, producerMayWait: (ActorExecutor?) -> Bool) -> ValueAction {
+  mutating func receivedValue(_ element: Element) -> ValueAction {
     guard case .streaming = phase else { return .none }
     if let waiter {
       // A waiting consumer means the buffer is empty: hand the value over directly.
@@ -186,17 +184,15 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
       buffer.append(element)
       return .none
     case .bounded(let limit):
-      guard buffer.count >= limit else {
-        buffer.append(element)
-        return .none
-      }
-      if producerMayWait(consumerExecutor) {
-        producerWaits = true
-        return .waitForRoom
-      }
       buffer.append(element)
-      overflowCount += 1
-      return .overflowed
+      if buffer.count > highWaterMark { highWaterMark = buffer.count }
+      if buffer.count > limit {
+        overflowCount += 1
+        return .overflowed
+      }
+      guard buffer.count == limit, demandOpen else { return .none }
+      demandOpen = false
+      return .closeDemand
     }
   }
 
@@ -226,6 +222,6 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
     self.waiter = nil
     self.subscription = nil
     buffer = Ring()
-    return .cancel(waiter, subscription, buffered, wakeProducer: tookRoom())
+    return .cancel(waiter, subscription, buffered)
   }
 }

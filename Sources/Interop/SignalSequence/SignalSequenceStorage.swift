@@ -18,8 +18,9 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
   @usableFromInline let onDrop: (@Sendable (Element) -> Void)?
   @usableFromInline let drops: DropCounter?
   @usableFromInline let overflows: DropCounter?
-  /// A producer waiting for room in a `.bounded` buffer waits on this; the consumer signals it once per wait.
-  @usableFromInline let room = DispatchSemaphore(value: 0)
+  /// The room of a `.bounded` buffer, as the sources that can pause see it; `nil` for the other policies. Opened
+  /// and closed under `state`'s lock, so that it follows the buffer's count in order; its resumptions run after.
+  @usableFromInline let demand: Demand?
   /// `receive(_:)`, specialised for `Element` where the iterator was made (`SignalSequence.makeAsyncIterator`
   /// passes a closure that calls it). This class's own methods are compiled once, for every element type, and an
   /// unspecialised `receive` looks up generic metadata for each value; the closure runs the specialised one.
@@ -31,6 +32,7 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
     drops: DropCounter?, overflows: DropCounter?, receive: @escaping @Sendable (SignalSequenceStorage, Element) -> Void
   ) {
     self.state = LockedState(StateMachine(policy: policy))
+    if case .bounded = policy { demand = Demand() } else { demand = nil }
     self.signal = signal
     self.onDrop = onDrop
     self.drops = drops
@@ -44,6 +46,10 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
 
   var overflowCount: Int {
     state.withLock { $0.overflowCount }
+  }
+
+  var highWaterMark: Int {
+    state.withLock { $0.highWaterMark }
   }
 
   // MARK: Consumer
@@ -64,22 +70,30 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
       cancel()
     }
     while true {
-      switch state.withLock({ $0.next(consumerExecutor: actor.map { ActorExecutor(of: $0) }, batch: &batch) }) {
+      let (action, resumptions) = state.withLock { state -> (StateMachine.NextAction, [Demand.Resumption]) in
+        let action = state.next(batch: &batch)
+        guard case .returnResult(_, reopenDemand: true) = action, let demand else { return (action, []) }
+        return (action, demand.reopen())
+      }
+      switch action {
       case .subscribe:
         // In the caller's task (and isolation): a task is a current context for subscribing, so the signal's
         // subscribe body runs at once, as RAC subscribes on the main thread (guarantee 5).
-        signal.subscribe(self)
-      case .returnResult(let result, let wakeProducer):
-        if wakeProducer { room.signal() }
+        signal.subscribe(self, demand: demand)
+      case .returnResult(let result, _):
+        resume(resumptions)
         return result
       case .suspend:
         return await withTaskCancellationHandler(
           operation: {
             await withUnsafeContinuation(isolation: actor) { continuation in
-              if case .resume(let waiter, let result, let wakeProducer) = state.withLock({
-                $0.suspend(with: continuation)
-              }) {
-                if wakeProducer { room.signal() }
+              let (action, resumptions) = state.withLock { state -> (StateMachine.SuspendAction, [Demand.Resumption]) in
+                let action = state.suspend(with: continuation)
+                guard case .resume(_, _, reopenDemand: true) = action, let demand else { return (action, []) }
+                return (action, demand.reopen())
+              }
+              if case .resume(let waiter, let result, _) = action {
+                resume(resumptions)
                 waiter.resume(returning: result)
               }
             }
@@ -90,16 +104,22 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
     }
   }
 
+  /// Runs the resumptions of paused sources, with the lock released. In a task, a resumed `Signal.from` walks
+  /// here, at once, until the buffer is full again: the consumer refills its own buffer.
+  private func resume(_ resumptions: [Demand.Resumption]) {
+    for resumption in resumptions { resumption() }
+  }
+
   /// Ends iteration: resumes a waiting consumer with the end and disposes the subscription.
   func cancel() {
-    guard case .cancel(let waiter, let subscription, let buffered, let wakeProducer) = state.withLock({ $0.cancelled() })
-    else {
-      return
+    let (action, resumptions) = state.withLock { state -> (StateMachine.CancelAction, [Demand.Resumption]) in
+      (state.cancelled(), demand?.end() ?? [])
     }
-    if wakeProducer { room.signal() }
+    guard case .cancel(let waiter, let subscription, let buffered) = action else { return }
     withExtendedLifetime(buffered) {}  // buffered values are released here, lock released
     waiter?.resume(returning: .success(nil))
     subscription?.dispose()
+    resume(resumptions)  // a paused source finds its subscription disposed and stops; a suspended one returns
   }
 
   // MARK: Subscriber
@@ -118,33 +138,22 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
   /// policy says.
   @inlinable
   func receive(_ value: Element) {
-    while true {
-      switch state.withLock({ $0.receivedValue(value, producerMayWait: Self.producerMayWait) }) {
-      case .none:
-        return
-      case .overflowed:
-        overflows?.increment()
-        return
-      case .resume(let waiter, let element):
-        waiter.resume(returning: .success(element))
-        return
-      case .dropped(let element):
-        drops?.increment()
-        onDrop?(element)
-        return
-      case .waitForRoom:
-        room.wait()  // the consumer took a value, or iteration ended: offer the value again
-      }
+    let action = state.withLock { state -> StateMachine.ValueAction in
+      let action = state.receivedValue(value)
+      if case .closeDemand = action { demand?.close() }  // under the lock: the demand follows the count in order
+      return action
     }
-  }
-
-  /// A producer may block its thread for room only on a plain thread or a Dispatch queue: never in a task, where
-  /// it would hold one of the cooperative pool's few threads (perhaps the one the consumer needs), nor on the
-  /// consumer's own executor, where the consumer could never run to make room.
-  @usableFromInline
-  static func producerMayWait(_ consumerExecutor: ActorExecutor?) -> Bool {
-    if withUnsafeCurrentTask(body: { $0 != nil }) { return false }
-    return !(consumerExecutor?.isCurrent ?? false)
+    switch action {
+    case .none, .closeDemand:
+      return
+    case .overflowed:
+      overflows?.increment()
+    case .resume(let waiter, let element):
+      waiter.resume(returning: .success(element))
+    case .dropped(let element):
+      drops?.increment()
+      onDrop?(element)
+    }
   }
 
   @usableFromInline
@@ -158,13 +167,17 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
   }
 
   private func terminate(_ failure: Failure?) {
-    switch state.withLock({ $0.receivedTerminal(failure) }) {
+    let (action, resumptions) = state.withLock { state -> (StateMachine.TerminalAction, [Demand.Resumption]) in
+      (state.receivedTerminal(failure), demand?.end() ?? [])
+    }
+    switch action {
     case .release(let subscription):
       withExtendedLifetime(subscription) {}
     case .resume(let waiter, let result, let subscription):
       withExtendedLifetime(subscription) {}
       waiter.resume(returning: result)
     }
+    resume(resumptions)
   }
 }
 

@@ -24,7 +24,8 @@ extension Signal {
     precondition(count > 0, "buffer(count:): count must be positive", file: file, line: line)
     return AnonymousSignal(nameSource: derivedName("buffer(count: \(count))")) { observer in
       let buffer = ObserverState(BufferAccumulator<Value>(limit: count))
-      return self.attach { event in
+      // At most one array per value, on the sending thread: carries the pause (see `Demand`).
+      return self.attach(carryingDemandOf: observer) { event in
         switch event {
         case .next(let value):
           guard let full = buffer.value.append(value) else { return .proceed }

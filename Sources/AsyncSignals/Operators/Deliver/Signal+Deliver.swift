@@ -71,9 +71,11 @@ extension Signal {
   public func subscribe(on scheduler: any Scheduler) -> Signal<Value, Failure> {
     AnonymousSignal { observer in
       let subscription = CompoundDisposable()
-      let guarded = Observer<Value, Failure>(raw: { kind, payload in
-        subscription.isDisposed ? .stop : observer.raw(kind, payload)
-      })
+      // Events pass on the thread that sends them: the pause is carried, and a paused source resumes on
+      // `scheduler`, where it first ran (see `Demand`).
+      let guarded = Observer<Value, Failure>(
+        raw: { kind, payload in subscription.isDisposed ? .stop : observer.raw(kind, payload) },
+        demand: observer.demand)
       subscription.add(scheduler.schedule { subscription.add(self.attach(guarded)) })
       return subscription
     }

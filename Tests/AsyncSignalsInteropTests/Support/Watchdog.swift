@@ -1,0 +1,33 @@
+import Dispatch
+import Foundation
+
+/// Runs `body` in a task and waits for it, but no longer than `seconds`: `true` if it finished, `false` if it
+/// hung. A safety net, so that a hang fails the test instead of the whole run; a passing test never waits for it.
+/// A hung task is left behind (it holds whatever it was waiting for; nothing else in the test touches it).
+func finishes(within seconds: Double = 20, _ body: @escaping @Sendable () async -> Void) async -> Bool {
+  let outcome = Locked<CheckedContinuation<Bool, Never>?>(nil)
+  @Sendable func settle(_ finished: Bool) {
+    outcome.withLock { continuation in
+      continuation?.resume(returning: finished)
+      continuation = nil
+    }
+  }
+  return await withCheckedContinuation { continuation in
+    outcome.value = continuation
+    Task {
+      await body()
+      settle(true)
+    }
+    DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { settle(false) }
+  }
+}
+
+/// Starts a plain thread (no task, no scheduler) that runs `body`; the returned gate opens when it is done.
+func plainThread(_ body: @escaping @Sendable () -> Void) -> Gate {
+  let done = Gate()
+  Thread {
+    body()
+    done.open()
+  }.start()
+  return done
+}
