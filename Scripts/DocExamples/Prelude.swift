@@ -313,5 +313,5 @@ final class SearchModel {
 @MainActor
 @Observable
 final class CartModel {
-  var items: [Item] = []
+  var items: [String] = []
 }

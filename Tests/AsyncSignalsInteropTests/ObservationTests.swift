@@ -59,7 +59,7 @@ enum ObservationEngine: String, CaseIterable, CustomTestStringConvertible {
     _ object: Root, _ value: @escaping @MainActor (Root) -> Value
   ) -> Signal<Value, Never> {
     switch self {
-    case .observations: Signal.observing(object, value)
+    case .observations: Signal.observing(object, reading: value)
     case .trackingLoop: ObservationTrackingLoop.signal(ObservedExpression(object, value))
     }
   }

@@ -83,7 +83,7 @@ extension Signal where Failure == Never {
   ///   closure reads them all, and a change to several in one main-actor job is one value, not one per property.
   @MainActor
   public static func observing<Root: AnyObject & Observable>(
-    _ object: Root, _ value: @escaping @MainActor (Root) -> Value
+    _ object: Root, reading value: @escaping @MainActor (Root) -> Value
   ) -> Signal<Value, Never> {
     mainActorObservation(ObservedExpression(object, value))
   }
