@@ -315,3 +315,9 @@ final class SearchModel {
 final class CartModel {
   var items: [String] = []
 }
+
+// MARK: TestScheduler.settle's examples
+
+/// An async search (`Signal.async` and `Command` examples of testing async work).
+struct Catalog: Sendable { func search(_ query: String) async -> [String] { [] } }
+let catalog = Catalog()
