@@ -305,7 +305,7 @@ let recordedEvents = Signal<Event<Int, APIError>, Never>.never
 /// A main-actor `@Observable` model, as SwiftUI models are.
 @MainActor
 @Observable
-final class SearchModel {
+final class SearchViewModel {
   var query = ""
   var results: [String] = []
   var isSearching = false

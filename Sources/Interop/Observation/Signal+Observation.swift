@@ -26,7 +26,7 @@ extension Signal where Failure == Never {
   ///   a value. Disposing a subscription ends it, as for any signal.
   ///
   /// ```swift
-  /// let model = SearchModel()
+  /// let model = SearchViewModel()
   /// let queries = Signal.observing(model, \.query)  // Signal<String, Never>
   /// queries.subscribeNext { print("query:", $0) }  // the current query, then each new one
   /// model.query = "swift"  // query: swift, in a later main-actor job
@@ -68,7 +68,7 @@ extension Signal where Failure == Never {
   /// object's next change.
   ///
   /// ```swift
-  /// let model = SearchModel()
+  /// let model = SearchViewModel()
   /// let summary = Signal.observing(model) { model in
   ///   model.isSearching ? "searching…" : "\(model.results.count) results"
   /// }
@@ -105,7 +105,7 @@ extension Signal where Failure == Never {
   ///   `Signal.observing(object) { … }`, which completes when the object goes away.
   ///
   /// ```swift
-  /// let model = SearchModel()
+  /// let model = SearchViewModel()
   /// let cart = CartModel()
   /// let badge = Signal.observing { "\(model.results.count) results, \(cart.items.count) in the cart" }
   /// badge.subscribeNext { print($0) }  // on the main actor, where the closure was written

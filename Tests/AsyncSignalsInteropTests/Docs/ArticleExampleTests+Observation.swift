@@ -12,7 +12,7 @@ private func print(_ items: Any..., separator: String = " ", terminator: String 
 
 @MainActor
 @Observable
-final class SearchModel {
+final class SearchViewModel {
   var query = ""
   var results: [String] = []
   var isSearching = false
@@ -38,7 +38,7 @@ private let catalog = Catalog()
 extension InteropArticleExampleTests {
   @Test("ObservingObservableModels: the current query, then one value for two changes made in one main-actor job")
   func observingAProperty() async {
-    let model = SearchModel()
+    let model = SearchViewModel()
     model.query = "sw"
     var queries = Signal.observing(model, \.query).values.makeAsyncIterator()
     print(await queries.next()!)  // the current value
@@ -52,7 +52,7 @@ extension InteropArticleExampleTests {
 
   @Test("ObservingObservableModels: the signal holds the model weakly and completes when it goes away")
   func observingCompletesWithTheModel() async {
-    var model: SearchModel? = SearchModel()
+    var model: SearchViewModel? = SearchViewModel()
     model?.query = "swift"
     var queries = Signal.observing(model!, \.query).values.makeAsyncIterator()
     print(await queries.next()!)
@@ -65,7 +65,7 @@ extension InteropArticleExampleTests {
 
   @Test("ObservingObservableModels: an expression over the model, one value per main-actor job that changes it")
   func observingAnExpression() async {
-    let model = SearchModel()
+    let model = SearchViewModel()
     var summaries = Signal.observing(model) { model in
       model.isSearching ? "searching…" : "\(model.results.count) results"
     }.values.makeAsyncIterator()
@@ -83,7 +83,7 @@ extension InteropArticleExampleTests {
 
   @Test("ObservingObservableModels: observing the query, searching, and binding the results back into the model")
   func observingAndBindingBack() async {
-    let model = SearchModel()
+    let model = SearchViewModel()
     var results = Signal.observing(model, \.results).values.makeAsyncIterator()
     print(await results.next()!)
     Signal.observing(model, \.query)
@@ -100,7 +100,7 @@ extension InteropArticleExampleTests {
 
   @Test("ObservingObservableModels: any expression, read on the main actor where it is written")
   func observingAnyExpression() async {
-    let model = SearchModel()
+    let model = SearchViewModel()
     let cart = CartModel()
     var badges = Signal.observing { "\(model.results.count) results, \(cart.items.count) in the cart" }
       .values.makeAsyncIterator()
