@@ -4,6 +4,7 @@
 import AsyncSignals
 import AsyncSignalsInterop
 import Foundation
+import Observation
 
 // MARK: Errors and values
 
@@ -298,3 +299,25 @@ func validate(_ draft: Draft) throws(StoreError) {}
 struct User: Sendable { init(decoding data: Data) throws(APIError) {} }
 let payloads = Signal<Data, APIError>.never
 let recordedEvents = Signal<Event<Int, APIError>, Never>.never
+
+// MARK: Observation's examples
+
+/// A main-actor `@Observable` model, as SwiftUI models are.
+@MainActor
+@Observable
+final class SearchViewModel {
+  var query = ""
+  var results: [String] = []
+  var isSearching = false
+}
+@MainActor
+@Observable
+final class CartModel {
+  var items: [String] = []
+}
+
+// MARK: TestScheduler.settle's examples
+
+/// An async search (`Signal.async` and `Command` examples of testing async work).
+struct Catalog: Sendable { func search(_ query: String) async -> [String] { [] } }
+let catalog = Catalog()

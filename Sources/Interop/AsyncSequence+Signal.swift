@@ -29,7 +29,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// - Note: ReactiveCocoa 2.5 `RACSequence.signal` for an async sequence. Unlike peers' bridges, the typed
   ///   failure is kept and the iteration never runs on, or blocks, the subscriber's actor.
   public var signal: Signal<Element, Failure> {
-    Signal.detachedTask { subscriber in await pump(into: subscriber, isolation: nil) }
+    Signal.detachedTask(tracked: false) { subscriber in await pump(into: subscriber, isolation: nil) }
   }
 
   /// A cold signal that iterates this sequence in `actor`'s isolation once per subscription, sending each
@@ -54,7 +54,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   /// - Note: ReactiveCocoa 2.5 `RACSequence.signal` (`-signalWithScheduler:`), with an actor in place of the
   ///   scheduler.
   public func signal<A: Actor>(isolatedTo actor: A) -> Signal<Element, Failure> {
-    Signal.detachedTask { subscriber in await pump(into: subscriber, isolation: actor) }
+    Signal.detachedTask(tracked: false) { subscriber in await pump(into: subscriber, isolation: actor) }
   }
 
   /// Iterates the sequence in `isolation`, sending each element to `subscriber`, then its end.

@@ -49,6 +49,9 @@ extension Command {
   /// `Failure`, write the closure's type (`{ credentials async throws(LoginError) -> Session in … }`) or pass a
   /// function reference, whose type is already known.
   ///
+  /// In a test, give the command a `TestScheduler`: each execution's task then starts from one of its blocks, so
+  /// `try await scheduler.settle()` waits for the work and runs the end it schedules (`TestScheduler.settle`).
+  ///
   /// - Parameters:
   ///   - enabled: Whether the command may execute; `nil` means always (subject to
   ///     `allowsConcurrentExecution`). Subscribed now and sampled synchronously.

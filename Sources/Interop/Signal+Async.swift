@@ -86,10 +86,6 @@ extension Signal {
     }
   }
 
-  /// A signal whose subscriptions each run `work` in a new detached task; disposing cancels the task.
-  ///
-  /// Detached on purpose: a task created with `Task { }` from the main actor would inherit it and run the
-  /// work there, blocking it between suspension points (a known bug of a peer library's bridge).
   /// A signal that runs an async function isolated to `actor` once per subscription and sends its result, then
   /// completes.
   ///
@@ -158,13 +154,27 @@ extension Signal {
     }
   }
 
+  /// A signal whose subscriptions each run `work` in a new detached task; disposing cancels the task.
+  ///
+  /// Detached on purpose: a task created with `Task { }` from the main actor would inherit it and run the
+  /// work there, blocking it between suspension points (a known bug of a peer library's bridge).
+  ///
+  /// `tracked`: async work started from a `TestScheduler`'s block, or from work one already tracks, is registered
+  /// with that test scheduler before its task starts, and unregistered when the task ends, so that
+  /// `TestScheduler.settle()` can wait for it (TestScheduler+AsyncWork.swift). The iteration of an async sequence
+  /// passes `false`: a source that need not end is not work to wait for.
   static func detachedTask(
-    _ work: @escaping @Sendable (any Subscriber<Value, Failure>) async -> Void
+    tracked: Bool = true, _ work: @escaping @Sendable (any Subscriber<Value, Failure>) async -> Void
   ) -> Signal<Value, Failure> {
     create(withDemand: { subscriber, demand in
       // Under a bounded consumer, the body's `send(_:)` suspends while it is full (flow control).
       let paced: any Subscriber<Value, Failure> = demand.map { PacedSubscriber(subscriber, demand: $0) } ?? subscriber
-      let task = Task.detached { await work(paced) }
+      let task: Task<Void, Never>
+      if tracked, let tracking = TrackedAsyncWork.begin() {
+        task = Task.detached { await tracking.run { await work(paced) } }
+      } else {
+        task = Task.detached { await work(paced) }
+      }
       return ActionDisposable { task.cancel() }
     })
   }

@@ -19,6 +19,8 @@
 /// - Note: Replaces ReactiveCocoa 2.5 `RACObserve(object, keyPath)` (`-rac_valuesForKeyPath:observer:`), which
 ///   observed any KVO-compliant property through the Objective-C runtime: here the property itself is made
 ///   observable. A `RACObserve` signal completed when the observed object was deallocated; so does ``signal``.
+///   For a property of an `@Observable` model, `Signal.observing(model, \.property)` (AsyncSignalsInterop) is
+///   the closer counterpart.
 public final class ObservableValue<Value: Sendable>: LifetimeProviding, Sendable {
   private let subject: BehaviorSubject<Value, Never>
 

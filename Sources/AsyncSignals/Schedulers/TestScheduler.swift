@@ -68,11 +68,30 @@ public final class TestScheduler: Scheduler {
       }
       items.insert(item, at: low)
     }
+
+    /// Takes the first block due at or before `limit` off the queue, moving the clock to its time (and putting a
+    /// repeating block back for its next time); `nil` if none is due.
+    mutating func takeFirst(dueBy limit: Int64) -> Item? {
+      guard let first = items.first, first.deadline <= limit else { return nil }
+      items.removeFirst()
+      now = Swift.max(now, first.deadline)
+      if let interval = first.repeatInterval {
+        let next = first.deadline.addingReportingOverflow(interval)
+        if !next.overflow {
+          insert(
+            id: first.id, deadline: next.partialValue, isDated: true, repeatInterval: interval, action: first.action)
+        }
+      }
+      return first
+    }
   }
 
   private let start: Date
   private let state = LockedState(State())  // guards the clock and the queue of work
   private let advancing = LockedState(())  // held by the one thread advancing the clock
+  /// The async work started from this scheduler's blocks, and the `settle` calls waiting for it
+  /// (TestScheduler+AsyncWork.swift).
+  let asyncWork = LockedState(AsyncWorkState())  // guards the tracked work and the settling waiters
 
   /// Creates a test scheduler whose clock reads `startDate`.
   ///
@@ -298,32 +317,14 @@ public final class TestScheduler: Scheduler {
     blocks maxCount: Int = .max, method: String = "TestScheduler.advance", until target: (Int64) -> Int64
   ) {
     let thread = pthread_self()
-    state.withLock { state in
-      if let advancingThread = state.advancingThread {
-        precondition(
-          pthread_equal(advancingThread, thread) == 0,
-          "\(method): a scheduled block cannot advance the scheduler that is running it")
-      }
-    }
+    checkNotAdvancingFromABlock(thread, method: method)
     advancing.withLock { _ in
       let limit = state.withLock { state -> Int64 in
         state.advancingThread = thread
         return target(state.now)
       }
       var remaining = maxCount
-      while remaining > 0, let item = state.withLock({ state -> Item? in
-        guard let first = state.items.first, first.deadline <= limit else { return nil }
-        state.items.removeFirst()
-        state.now = Swift.max(state.now, first.deadline)
-        if let interval = first.repeatInterval {
-          let next = first.deadline.addingReportingOverflow(interval)
-          if !next.overflow {
-            state.insert(
-              id: first.id, deadline: next.partialValue, isDated: true, repeatInterval: interval, action: first.action)
-          }
-        }
-        return first
-      }) {
+      while remaining > 0, let item = state.withLock({ $0.takeFirst(dueBy: limit) }) {
         remaining -= 1
         performAsCurrent(item.action)
       }
@@ -332,5 +333,44 @@ public final class TestScheduler: Scheduler {
         state.advancingThread = nil
       }
     }
+  }
+
+  private func checkNotAdvancingFromABlock(_ thread: pthread_t, method: String) {
+    state.withLock { state in
+      if let advancingThread = state.advancingThread {
+        precondition(
+          pthread_equal(advancingThread, thread) == 0,
+          "\(method): a scheduled block cannot advance the scheduler that is running it")
+      }
+    }
+  }
+
+  // MARK: Internals of settle (TestScheduler+AsyncWork.swift)
+
+  /// The virtual time, in nanoseconds since the start.
+  var nowNanoseconds: Int64 {
+    state.withLock { $0.now }
+  }
+
+  /// Runs the first block due at or before `limit`, moving the clock to its time; returns whether one was due.
+  func runNextBlock(dueBy limit: Int64, method: String) -> Bool {
+    let thread = pthread_self()
+    checkNotAdvancingFromABlock(thread, method: method)
+    return advancing.withLock { _ in
+      let next = state.withLock { state -> Item? in
+        let item = state.takeFirst(dueBy: limit)
+        if item != nil { state.advancingThread = thread }
+        return item
+      }
+      guard let item = next else { return false }
+      performAsCurrent(item.action)
+      state.withLock { $0.advancingThread = nil }
+      return true
+    }
+  }
+
+  /// Moves the clock forward to `limit` (nanoseconds), if it is not there already.
+  func moveClock(to limit: Int64) {
+    state.withLock { $0.now = Swift.max($0.now, limit) }
   }
 }

@@ -6,6 +6,9 @@ final class AwaitStorage<Value: Sendable, Failure: Error, Partial: Sendable>: Su
   typealias StateMachine = AwaitStateMachine<Value, Failure, Partial>
 
   private let state: LockedState<StateMachine>  // guards every decision of the wait
+  /// Set when the awaiting task runs async work a `TestScheduler` tracks: while the task is suspended here, it is
+  /// idle, and `settle()` does not wait for it. Made in the awaiting task (the storage is made where it awaits).
+  private let trackedWait = TrackedAsyncWait.ofCurrentTask()
 
   init(initial: Partial, fold: @escaping StateMachine.Fold) {
     state = LockedState(StateMachine(initial: initial, fold: fold))
@@ -23,6 +26,8 @@ final class AwaitStorage<Value: Sendable, Failure: Error, Partial: Sendable>: Su
         await withUnsafeContinuation(isolation: actor) { continuation in
           if case .resume(let waiter, let outcome) = state.withLock({ $0.wait(with: continuation) }) {
             waiter.resume(returning: outcome)
+          } else {
+            trackedWait?.begin()  // suspended; if the outcome has already come, `end()` came first and this is nothing
           }
         }
       },
@@ -33,7 +38,10 @@ final class AwaitStorage<Value: Sendable, Failure: Error, Partial: Sendable>: Su
   private func perform(_ action: StateMachine.FinishAction) {
     guard case .finish(let waiter, let outcome, let subscription) = action else { return }
     subscription?.dispose()
-    waiter?.resume(returning: outcome)
+    if let waiter {
+      trackedWait?.end()  // before the task resumes: from here on it is running, not idle
+      waiter.resume(returning: outcome)
+    }
   }
 
   // MARK: Subscriber

@@ -204,4 +204,55 @@ struct TestSchedulerTests {
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("TestScheduler.advance(by:): interval must not be negative"))
   }
+
+  // MARK: settle, without async work (its async work is tested in AsyncSignalsInteropTests/SettleTests)
+
+  @Test("settle() with no async work runs what is due now, as advance() does, and leaves the clock")
+  func settleRunsWhatIsDue() async throws {
+    let scheduler = TestScheduler()
+    let log = Locked<[String]>([])
+    scheduler.schedule {
+      log.append("now")
+      scheduler.schedule { log.append("scheduled by now, for now") }
+    }
+    scheduler.schedule(afterDelay: .seconds(1)) { log.append("at 1") }
+    try await scheduler.settle()
+    #expect(log.value == ["now", "scheduled by now, for now"])
+    #expect(scheduler.now == Date(timeIntervalSinceReferenceDate: 0))
+    #expect(scheduler.scheduledCount == 1)
+    #expect(scheduler.pendingAsyncWork == 0)
+  }
+
+  @Test("settle(advancingBy:) with no async work moves the clock as advance(by:) does, each block at its time")
+  func settleAdvancing() async throws {
+    let scheduler = TestScheduler()
+    let log = Locked<[String]>([])
+    scheduler.schedule(afterDelay: .seconds(2)) { log.append("at 2: \(scheduler.now.timeIntervalSinceReferenceDate)") }
+    scheduler.schedule(afterDelay: .seconds(1)) {
+      log.append("at 1: \(scheduler.now.timeIntervalSinceReferenceDate)")
+      scheduler.schedule(afterDelay: .milliseconds(500)) { log.append("at 1.5") }
+    }
+    scheduler.schedule(afterDelay: .seconds(4)) { log.append("at 4") }
+    try await scheduler.settle(advancingBy: .seconds(3))
+    #expect(log.value == ["at 1: 1.0", "at 1.5", "at 2: 2.0"])
+    #expect(scheduler.now == Date(timeIntervalSinceReferenceDate: 3))
+  }
+
+  @Test("a negative settle(advancingBy:) stops with a message naming the argument (guarantee 9)")
+  func negativeSettle() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      try? await TestScheduler().settle(advancingBy: .seconds(-1))
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("TestScheduler.settle(advancingBy:timeout:): interval must not be negative"))
+  }
+
+  @Test("a settle timeout that is not positive stops with a message naming the argument (guarantee 9)")
+  func nonPositiveSettleTimeout() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      try? await TestScheduler().settle(timeout: .zero)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("TestScheduler.settle(timeout:): timeout must be positive"))
+  }
 }

@@ -1,0 +1,476 @@
+// Async work in virtual time: `settle()`.
+//
+// A signal that runs an async function (`Signal.async`, a `Command` whose work is async, in AsyncSignalsInterop)
+// runs it in a task, and sends its result from that task, at a moment the test does not control. When the task is
+// started from a test scheduler's block (the test scheduler is then `Schedulers.current`), or from work the test
+// scheduler already tracks (a task-local says so), the bridge registers it here before the task starts and
+// unregisters it when the task ends: "tracked async work". `settle()` waits until every tracked task has ended or
+// waits in one of the Interop awaiting calls (`first()`, `last()`, `toArray()`, `waitUntilCompleted()`) — it is
+// then idle, and only something else can wake it — then runs the blocks that are due, one at a time, waiting for
+// the work each of them starts. Async work thus takes no virtual time: its results are in before the next block
+// runs.
+//
+// Waiting is event-driven: a task that ends, or starts waiting, resumes the settling callers, which look again.
+// The only timer is a safety net: a `settle` call whose tracked work makes no progress for `timeout` (wall-clock)
+// stops waiting and throws, rather than hang, when the work waits for something `settle` cannot see.
+
+/// The tracked async work of one test scheduler, and the `settle` calls waiting for it.
+struct AsyncWorkState: Sendable {
+  /// One tracked task.
+  struct Work: Sendable {
+    /// The identity of the task running the work (the hash of its `UnsafeCurrentTask`), once it has started.
+    var owner: Int?
+    /// How many of the task's own awaiting calls are suspended (0 or 1 in practice).
+    var waits = 0
+  }
+
+  private var nextID: UInt64 = 0
+  private(set) var work: [UInt64: Work] = [:]
+  /// Awaiting calls suspended, by the work they belong to.
+  private var activeWaits: [UInt64: UInt64] = [:]
+  /// Awaiting calls whose wait ended before their task recorded it as begun.
+  private var waitsEndedEarly: Set<UInt64> = []
+  private var settlers: [UInt64: UnsafeContinuation<SettleWake, Never>] = [:]
+  private var watchdogs: [UInt64: Task<Void, Never>] = [:]
+
+  mutating func makeID() -> UInt64 {
+    defer { nextID &+= 1 }
+    return nextID
+  }
+
+  /// Every tracked task has ended or waits in an awaiting call.
+  var isQuiet: Bool {
+    work.values.allSatisfy { $0.waits > 0 }
+  }
+
+  var runningCount: Int {
+    work.values.count { $0.waits == 0 }
+  }
+
+  var waitingCount: Int {
+    work.count - runningCount
+  }
+
+  mutating func beginWork() -> UInt64 {
+    let id = makeID()
+    work[id] = Work()
+    return id
+  }
+
+  mutating func workStarted(_ id: UInt64, owner: Int?) {
+    work[id]?.owner = owner
+  }
+
+  /// Returns the settlers to resume: the work has ended.
+  mutating func workEnded(_ id: UInt64) -> [Settler] {
+    work[id] = nil
+    return takeSettlers()
+  }
+
+  /// Whether the calling task is the one running `id` (not a child task, which inherits the task-local).
+  func isOwner(_ owner: Int?, of id: UInt64) -> Bool {
+    guard let owner else { return false }
+    return work[id]?.owner == owner
+  }
+
+  /// Returns the settlers to resume: the work is idle now.
+  mutating func waitBegan(_ waitID: UInt64, of workID: UInt64) -> [Settler] {
+    if waitsEndedEarly.remove(waitID) != nil { return [] }
+    guard work[workID] != nil else { return [] }
+    activeWaits[waitID] = workID
+    work[workID]?.waits += 1
+    return takeSettlers()
+  }
+
+  mutating func waitEnded(_ waitID: UInt64) {
+    guard let workID = activeWaits.removeValue(forKey: waitID) else {
+      waitsEndedEarly.insert(waitID)
+      return
+    }
+    work[workID]?.waits -= 1
+  }
+
+  typealias Settler = (continuation: UnsafeContinuation<SettleWake, Never>, watchdog: Task<Void, Never>?)
+
+  /// Registers a settling caller; returns how it must be resumed at once instead, if it must.
+  mutating func register(
+    _ id: UInt64, _ continuation: UnsafeContinuation<SettleWake, Never>, isCancelled: Bool
+  ) -> SettleWake? {
+    if isCancelled { return .cancelled }
+    if isQuiet { return .quiet }
+    settlers[id] = continuation
+    return nil
+  }
+
+  /// Attaches the safety net's task to a registered caller; `false` if the caller was resumed meanwhile.
+  mutating func attach(_ watchdog: Task<Void, Never>, to id: UInt64) -> Bool {
+    guard settlers[id] != nil else { return false }
+    watchdogs[id] = watchdog
+    return true
+  }
+
+  mutating func takeSettler(_ id: UInt64) -> Settler? {
+    guard let continuation = settlers.removeValue(forKey: id) else { return nil }
+    return (continuation, watchdogs.removeValue(forKey: id))
+  }
+
+  private mutating func takeSettlers() -> [Settler] {
+    guard !settlers.isEmpty else { return [] }
+    let taken = settlers.map { id, continuation in (continuation, watchdogs[id]) }
+    settlers = [:]
+    watchdogs = [:]
+    return taken
+  }
+}
+
+/// Why a settling caller was resumed.
+enum SettleWake: Sendable {
+  /// Every tracked task has ended or waits in an awaiting call.
+  case quiet
+  /// A tracked task ended or started waiting: look again.
+  case progress
+  /// Nothing happened for the whole timeout.
+  case noProgress
+  /// The settling task was cancelled.
+  case cancelled
+}
+
+/// Resumes settling callers, lock released.
+private func resumeSettlers(_ settlers: [AsyncWorkState.Settler], with wake: SettleWake) {
+  for settler in settlers {
+    settler.watchdog?.cancel()
+    settler.continuation.resume(returning: wake)
+  }
+}
+
+/// The identity of the current task, to tell the task running tracked work from the child tasks it starts.
+private func currentTaskIdentity() -> Int? {
+  withUnsafeCurrentTask { $0?.hashValue }
+}
+
+/// Async work a ``TestScheduler`` tracks: a task started by the AsyncSignalsInterop bridge (`Signal.async`, and so
+/// a `Command` with async work) from one of the test scheduler's blocks, or from other tracked work.
+///
+/// `package`, not public: only the bridge registers work.
+package final class TrackedAsyncWork: Sendable {
+  /// The tracked work the current task runs (child tasks inherit it, so their async work is tracked too).
+  @TaskLocal package static var current: TrackedAsyncWork?
+
+  let scheduler: TestScheduler
+  let id: UInt64
+
+  private init(scheduler: TestScheduler, id: UInt64) {
+    self.scheduler = scheduler
+    self.id = id
+  }
+
+  /// Registers async work that is about to start, if a test scheduler should track it: the one whose tracked work
+  /// is running, or else the one whose block is running. Call it where the work's task is created.
+  package static func begin() -> TrackedAsyncWork? {
+    guard let scheduler = current?.scheduler ?? (CurrentScheduler.scheduler as? TestScheduler) else { return nil }
+    let id = scheduler.asyncWork.withLock { $0.beginWork() }
+    return TrackedAsyncWork(scheduler: scheduler, id: id)
+  }
+
+  /// Runs `body`, the whole work of the task, as this tracked work, and unregisters it when `body` returns.
+  package func run(_ body: () async -> Void) async {
+    await Self.$current.withValue(self) {
+      let owner = currentTaskIdentity()
+      scheduler.asyncWork.withLock { $0.workStarted(id, owner: owner) }
+      await body()
+    }
+    resumeSettlers(scheduler.asyncWork.withLock { $0.workEnded(id) }, with: .progress)
+  }
+}
+
+/// One suspension of a tracked task in an awaiting call (`first()`, `last()`, `toArray()`, `waitUntilCompleted()`):
+/// while it lasts, the task is idle, and ``TestScheduler/settle(timeout:isolation:)`` does not wait for it.
+package final class TrackedAsyncWait: Sendable {
+  private let work: TrackedAsyncWork
+  private let id: UInt64
+
+  private init(work: TrackedAsyncWork, id: UInt64) {
+    self.work = work
+    self.id = id
+  }
+
+  /// A wait of the current task, if it runs tracked work itself (not in a child task, which may run beside
+  /// other children of the work: the work is idle only when its own task waits).
+  package static func ofCurrentTask() -> TrackedAsyncWait? {
+    guard let work = TrackedAsyncWork.current else { return nil }
+    let owner = currentTaskIdentity()
+    return work.scheduler.asyncWork.withLock { state in
+      guard state.isOwner(owner, of: work.id) else { return nil }
+      return TrackedAsyncWait(work: work, id: state.makeID())
+    }
+  }
+
+  /// The task is suspending. If ``end()`` came first (the wait was over before the task recorded it), nothing.
+  package func begin() {
+    resumeSettlers(work.scheduler.asyncWork.withLock { $0.waitBegan(id, of: work.id) }, with: .progress)
+  }
+
+  /// The wait is over: call it before resuming the task, so that a `settle` never mistakes a task that is about to
+  /// run for an idle one.
+  package func end() {
+    work.scheduler.asyncWork.withLock { $0.waitEnded(id) }
+  }
+}
+
+extension TestScheduler {
+  /// Why ``settle(timeout:isolation:)`` or ``settle(advancingBy:timeout:isolation:)`` stopped before the async work
+  /// had settled.
+  ///
+  /// ```swift
+  /// do {
+  ///   try await scheduler.settle(timeout: .seconds(5))
+  /// } catch {
+  ///   print(error)  // what is still running, and why settle could not wait for it
+  /// }
+  /// ```
+  ///
+  /// - Note: ReactiveCocoa 2.5 had no async work to wait for; RxTest, ReactiveSwift and Combine's test schedulers
+  ///   do not track it either.
+  public struct SettleError: Error, CustomStringConvertible, Sendable {
+    /// What stopped the wait.
+    ///
+    /// ```swift
+    /// let reason: TestScheduler.SettleError.Reason = .cancelled
+    /// ```
+    ///
+    /// - Note: No RAC counterpart.
+    public enum Reason: Sendable, Equatable {
+      /// Tracked async work ran, without ending or starting to wait in an awaiting call, for the whole timeout: it
+      /// waits for something `settle` cannot see (this test scheduler other than through an awaiting call, a
+      /// blocked main actor, a continuation nobody resumes) — or it is slower than the timeout.
+      ///
+      /// ```swift
+      /// let reason: TestScheduler.SettleError.Reason = .noProgress(.seconds(30))
+      /// ```
+      case noProgress(Duration)
+      /// The task calling `settle` was cancelled.
+      ///
+      /// ```swift
+      /// let reason: TestScheduler.SettleError.Reason = .cancelled
+      /// ```
+      case cancelled
+    }
+
+    /// What stopped the wait.
+    ///
+    /// ```swift
+    /// do { try await scheduler.settle() } catch { print(error.reason) }
+    /// ```
+    public let reason: Reason
+    /// How many tracked tasks were running (neither ended nor waiting in an awaiting call) when it stopped.
+    ///
+    /// ```swift
+    /// do { try await scheduler.settle() } catch { print(error.running) }
+    /// ```
+    public let running: Int
+    /// How many tracked tasks were waiting in an awaiting call when it stopped.
+    ///
+    /// ```swift
+    /// do { try await scheduler.settle() } catch { print(error.waiting) }
+    /// ```
+    public let waiting: Int
+    /// How many blocks were scheduled and not yet run when it stopped.
+    ///
+    /// ```swift
+    /// do { try await scheduler.settle() } catch { print(error.scheduledCount) }
+    /// ```
+    public let scheduledCount: Int
+
+    /// A sentence for the test's log: the reason, the work still running, and where to look.
+    ///
+    /// ```swift
+    /// do { try await scheduler.settle() } catch { print(error.description) }
+    /// ```
+    public var description: String {
+      let work =
+        "\(running) tracked async task(s) still running, \(waiting) waiting in an awaiting call; "
+        + "\(scheduledCount) block(s) scheduled"
+      switch reason {
+      case .noProgress(let timeout):
+        return "TestScheduler.settle: no progress for \(timeout): \(work). The work waits for something settle "
+          + "cannot see or run: this test scheduler, other than through first(), last(), toArray() or "
+          + "waitUntilCompleted(); a main actor that is blocked; a continuation or stream nobody resumes "
+          + "(see the Testing article, \"Testing async work\")."
+      case .cancelled:
+        return "TestScheduler.settle: cancelled: \(work)."
+      }
+    }
+  }
+
+  /// The number of tracked async tasks that have not ended yet: running, or waiting in an awaiting call.
+  ///
+  /// Async work is tracked when its task is started from one of this scheduler's blocks, or from tracked work; see
+  /// ``settle(timeout:isolation:)``.
+  ///
+  /// ```swift
+  /// _ = save.execute(document)  // a command on `scheduler`
+  /// try await scheduler.settle()
+  /// print(scheduler.pendingAsyncWork)  // 0 once its work has ended, 1 while it waits in an awaiting call
+  /// ```
+  ///
+  /// - Note: No RAC counterpart: RAC had no async functions.
+  public var pendingAsyncWork: Int {
+    asyncWork.withLock { $0.work.count }
+  }
+
+  /// Waits until the async work started from this scheduler's blocks has settled, then runs the blocks due at the
+  /// current virtual time, waiting again after each, until nothing is running and nothing is due.
+  ///
+  /// The way to test async work in virtual time, with no sleeping and no polling. A `Command` whose work is an
+  /// `async` function, or a `flattenMap` to `Signal.async` behind a `throttle`, runs that work in a task and
+  /// sends its result from the task, later; ``advance()`` right after `execute` would see nothing. `settle()` does
+  /// what the test would otherwise poll for:
+  ///
+  /// 1. It waits until every tracked async task has ended, or is suspended in an awaiting call of its own
+  ///    (`first()`, `last()`, `toArray()`, `waitUntilCompleted()`: waiting for an event, not running).
+  /// 2. Then it runs the next block due at the current virtual time, as ``step()`` would, and goes back to 1; once
+  ///    no block is due, it returns. Blocks scheduled by the work's results run too, and the async work they start
+  ///    is waited for in turn.
+  ///
+  /// Which work is tracked: the task of `Signal.async` (so of a `Command` with async work), in AsyncSignalsInterop,
+  /// when it is subscribed from one of this scheduler's blocks — where an operator or a command on this scheduler
+  /// subscribes to it — or from tracked work. Async work subscribed directly by the test is not tracked: subscribe
+  /// it from a block (`scheduler.schedule { … }`) to have it tracked. The iteration of an async sequence
+  /// (`AsyncSequence.signal`) is not tracked: like a subject, it is a source that need not end.
+  ///
+  /// Work still waiting in an awaiting call when `settle()` returns is counted by ``pendingAsyncWork``: it waits for
+  /// an event that has not come, such as a value the test has yet to send, or a block of this scheduler that is not
+  /// due yet (``settle(advancingBy:timeout:isolation:)`` moves the clock and runs it).
+  ///
+  /// Limits, and how they are reported:
+  /// - Async work that waits for this scheduler other than through an awaiting call (a continuation resumed from a
+  ///   scheduled block, `for await` over a signal's `values`) looks busy to `settle()`, which waits for it and
+  ///   never runs the block it needs. After `timeout` without progress — no tracked task ending or starting to wait
+  ///   — `settle()` throws ``SettleError`` with ``SettleError/Reason/noProgress(_:)`` instead of hanging. The
+  ///   timeout is a safety net, not the mechanism: settling never waits for time to pass otherwise.
+  /// - The main actor: `settle()` suspends its caller, so work that hops to the main actor runs while a test on
+  ///   the main actor awaits it. A delivery to the real main actor (`subscribeNext(onMainActor:)`,
+  ///   `deliver(on: .main)`) is not this scheduler's block: `settle()` does not wait for it or run it.
+  ///   Work that needs a main actor blocked by a synchronous wait is reported as no progress.
+  /// - A child task of tracked work (`async let`, a task group) that waits in an awaiting call does not make the
+  ///   work idle, since a sibling may still be running: such work settles when it ends, or is reported as no
+  ///   progress.
+  ///
+  /// ```swift
+  /// let scheduler = TestScheduler()
+  /// let search = Command<String, [String], Never>(scheduler: scheduler) { query in
+  ///   await catalog.search(query)  // async: runs in a task of its own
+  /// }
+  /// _ = search.execute("swift")
+  /// try await scheduler.settle()  // executing became true, the work ran, executing became false
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - timeout: How long tracked work may make no progress before `settle()` gives up; 30 seconds by default,
+  ///     far beyond what unit-test work takes. Must be positive.
+  ///   - isolation: The caller's actor, where the blocks run; filled in for you.
+  /// - Throws: ``SettleError`` if the work made no progress for `timeout`, or if the calling task was cancelled.
+  /// - Note: ReactiveCocoa 2.5's `RACTestScheduler` had only synchronous work (`-stepAll` is ``run()``);
+  ///   RxTest's and ReactiveSwift's test schedulers leave async work to the test's own polling.
+  public func settle(
+    timeout: Duration = .seconds(30), isolation: isolated (any Actor)? = #isolation
+  ) async throws(SettleError) {
+    precondition(timeout > .zero, "TestScheduler.settle(timeout:): timeout must be positive")
+    try await settle(until: nowNanoseconds, timeout: timeout, method: "TestScheduler.settle", isolation: isolation)
+  }
+
+  /// Moves the clock forward by `interval` as ``advance(by:)`` does, but lets tracked async work settle before each
+  /// block and at the end: what ``settle(timeout:isolation:)`` does, over a stretch of virtual time.
+  ///
+  /// The blocks due by the target time run one at a time, in order, each at its own time; after each, the async work
+  /// it started is waited for, so its results are in before the next block runs — async work takes no virtual time.
+  /// Tracked work that waits in an awaiting call for a block of this scheduler (a `delay` or a `timeout` on it)
+  /// gets it when the clock reaches the block's time. The clock reads the target time at the end.
+  ///
+  /// ```swift
+  /// let scheduler = TestScheduler()
+  /// let queries = Subject<String, Never>()
+  /// let results = ObservableValue<[[String]]>([])
+  /// queries.throttle(.milliseconds(300), on: scheduler)
+  ///   .flattenMap { query in Signal.async { await catalog.search(query) } }
+  ///   .subscribeNext { results.value.append($0) }
+  /// queries.sendNext("swift")
+  /// try await scheduler.settle(advancingBy: .milliseconds(300))  // the search ran, and its result arrived
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - interval: How far to move the clock; must not be negative.
+  ///   - timeout: As in ``settle(timeout:isolation:)``.
+  ///   - isolation: The caller's actor, where the blocks run; filled in for you.
+  /// - Throws: ``SettleError``, as ``settle(timeout:isolation:)`` does; the clock then stays where the last block
+  ///   ran.
+  /// - Note: ``advance(by:)`` for async work; ReactiveCocoa 2.5 had none.
+  public func settle(
+    advancingBy interval: Duration, timeout: Duration = .seconds(30), isolation: isolated (any Actor)? = #isolation
+  ) async throws(SettleError) {
+    precondition(interval >= .zero, "TestScheduler.settle(advancingBy:timeout:): interval must not be negative")
+    precondition(timeout > .zero, "TestScheduler.settle(advancingBy:timeout:): timeout must be positive")
+    let delta = interval.clampedNanoseconds
+    let now = nowNanoseconds
+    let limit = now.addingReportingOverflow(delta).overflow ? Int64.max : now + delta
+    try await settle(until: limit, timeout: timeout, method: "TestScheduler.settle(advancingBy:)", isolation: isolation)
+  }
+
+  private func settle(
+    until limit: Int64, timeout: Duration, method: String, isolation: isolated (any Actor)?
+  ) async throws(SettleError) {
+    while true {
+      switch await waitUntilQuiet(timeout: timeout, isolation: isolation) {
+      case .quiet, .progress: break
+      case .noProgress: throw settleError(.noProgress(timeout))
+      case .cancelled: throw settleError(.cancelled)
+      }
+      if runNextBlock(dueBy: limit, method: method) { continue }
+      moveClock(to: limit)
+      return
+    }
+  }
+
+  private func settleError(_ reason: SettleError.Reason) -> SettleError {
+    let (running, waiting) = asyncWork.withLock { ($0.runningCount, $0.waitingCount) }
+    return SettleError(reason: reason, running: running, waiting: waiting, scheduledCount: scheduledCount)
+  }
+
+  /// Waits until every tracked task has ended or waits in an awaiting call, each progress restarting the timeout.
+  private func waitUntilQuiet(timeout: Duration, isolation: isolated (any Actor)?) async -> SettleWake {
+    while true {
+      let wake = await nextChange(timeout: timeout, isolation: isolation)
+      if case .progress = wake { continue }
+      return wake
+    }
+  }
+
+  /// Returns `.quiet` at once if the work is quiet; otherwise suspends until it makes progress, the timeout passes
+  /// without any, or the task is cancelled.
+  private func nextChange(timeout: Duration, isolation: isolated (any Actor)?) async -> SettleWake {
+    let id = asyncWork.withLock { $0.makeID() }
+    return await withTaskCancellationHandler(
+      operation: {
+        await withUnsafeContinuation(isolation: isolation) { continuation in
+          // `Task.isCancelled` is read under the lock: a cancellation handler that runs after this check finds the
+          // caller registered, and one that ran before it has set the flag.
+          if let wake = asyncWork.withLock({ $0.register(id, continuation, isCancelled: Task.isCancelled) }) {
+            continuation.resume(returning: wake)
+            return
+          }
+          let watchdog = Task.detached { [weak self] in
+            do { try await Task.sleep(for: timeout) } catch { return }  // cancelled: the caller was resumed
+            self?.resumeSettler(id, with: .noProgress)
+          }
+          if !asyncWork.withLock({ $0.attach(watchdog, to: id) }) { watchdog.cancel() }
+        }
+      },
+      onCancel: { self.resumeSettler(id, with: .cancelled) },
+      isolation: isolation)
+  }
+
+  private func resumeSettler(_ id: UInt64, with wake: SettleWake) {
+    guard let settler = asyncWork.withLock({ $0.takeSettler(id) }) else { return }
+    resumeSettlers([settler], with: wake)
+  }
+}
