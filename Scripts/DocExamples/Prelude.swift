@@ -321,3 +321,4 @@ final class CartModel {
 /// An async search (`Signal.async` and `Command` examples of testing async work).
 struct Catalog: Sendable { func search(_ query: String) async -> [String] { [] } }
 let catalog = Catalog()
+let logFileLines: [String] = []  // a lazy sequence of a file's lines, in the flow-control examples

@@ -131,6 +131,81 @@ struct FlowControlTests {
     #expect(iterator.overflowCount == 100 - 1 - 2)
   }
 
+  @Test("a subject sent to from a Dispatch queue never waits: the excess is buffered and counted")
+  func queueSenderNeverWaits() async {
+    let subject = Subject<Int, Never>()
+    let values = subject.values(bufferingPolicy: .bounded(4))
+    var iterator = values.makeAsyncIterator()
+    let sentAll = Gate()
+    let first = await iterator.next(
+      isolation: #isolation,
+      afterSubscribing: {
+        DispatchQueue.global().async {
+          for value in 0..<100 { subject.sendNext(value) }
+          subject.sendCompleted()
+          sentAll.open()
+        }
+      })
+    await sentAll.wait()  // all sent while the consumer took nothing more
+    var received = [first]
+    while let value = await iterator.next() { received.append(value) }
+    #expect(received == Array(0..<100))
+    #expect(values.overflowCount >= 100 - 1 - 4)
+  }
+
+  @Test("a subject sent to on the loop's own executor never waits: a loop on the main actor, sent to on the main queue")
+  @MainActor
+  func consumerExecutorSenderNeverWaits() async {
+    let subject = Subject<Int, Never>()
+    let values = subject.values(bufferingPolicy: .bounded(1))
+    var iterator = values.makeAsyncIterator()
+    let sentAll = Gate()
+    DispatchQueue.main.async {
+      // Runs once the loop below has subscribed and suspended: waiting here would stop the loop for good.
+      for value in 1...10 { subject.sendNext(value) }
+      subject.sendCompleted()
+      sentAll.open()
+    }
+    let first = await iterator.next(isolation: #isolation)
+    await sentAll.wait()
+    #expect(first == 1)
+    #expect(values.overflowCount == 10 - 1 - 1)
+  }
+
+  @Test("a Signal.async body that calls sendNext(_:) is not paused: its excess is counted")
+  func asyncBodySendNextIsCounted() async {
+    let sentAll = Gate()
+    let signal = Signal<Int, Never>.async { subscriber in
+      for value in 0..<100 { subscriber.sendNext(value) }
+      sentAll.open()
+    }
+    let values = signal.values(bufferingPolicy: .bounded(4))
+    var iterator = values.makeAsyncIterator()
+    let first = await iterator.next()
+    await sentAll.wait()  // the body sent everything while the loop took one value
+    var received = [first]
+    while let value = await iterator.next() { received.append(value) }
+    #expect(received == Array(0..<100))
+    #expect(values.overflowCount >= 100 - 1 - 4)
+  }
+
+  @Test("a paused source resumes once the loop has taken its buffer down to half the bound, not before")
+  func resumesAtHalf() async {
+    let produced = Locked(0)
+    let values = Signal<Int, Never>.from(0..<100).doNext { _ in produced.increment() }
+      .values(bufferingPolicy: .bounded(8))
+    var iterator = values.makeAsyncIterator()
+    _ = await iterator.next()  // subscribes: the walk fills the buffer with 8 and pauses
+    // 0 was in the buffer (the walk ran while subscribing, before the loop waited): 7 left, and 8 produced.
+    #expect(produced.value == 8)
+    for _ in 0..<3 { _ = await iterator.next() }  // 4 left: half of 8
+    #expect(produced.value == 8 + 4)  // resumed at 4 left, on this task, until full again
+    for _ in 0..<3 { _ = await iterator.next() }  // 5 left
+    #expect(produced.value == 12)
+    _ = await iterator.next()  // 4 left
+    #expect(produced.value == 16)
+  }
+
   @Test("a create body consumed from a task is not paused: it sends at once, and its excess is counted")
   func createBodyIsCounted() async {
     let body = Signal<Int, Never>.create { subscriber in

@@ -269,18 +269,19 @@ struct SettleTests {
 
   @Test("the timeout counts time without progress, not in all: work that keeps ending settles however long it takes")
   func timeoutRestartsWithProgress() async throws {
-    // Real time is what this test is about: four tasks end 100 ms apart, 400 ms in all, under a 250 ms timeout.
+    // Real time is what this test is about: four tasks end 400 ms apart, 1.6 s in all, under a 1 s timeout (a
+    // margin of 600 ms for a wake-up on a loaded machine).
     let scheduler = TestScheduler()
     let ended = Locked(0)
     scheduler.schedule {
       for step in 1...4 {
         Signal<Void, Never>.async {
-          try? await Task.sleep(for: .milliseconds(100 * step))
+          try? await Task.sleep(for: .milliseconds(400 * step))
           ended.increment()
         }.subscribeNext { _ in }
       }
     }
-    try await scheduler.settle(timeout: .milliseconds(250))
+    try await scheduler.settle(timeout: .seconds(1))
     #expect(ended.value == 4)
   }
 

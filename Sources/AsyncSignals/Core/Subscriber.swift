@@ -99,6 +99,11 @@ extension Subscriber {
   /// Sends `value` at once: a subscriber that knows no consumer's room never waits.
   ///
   /// ```swift
+  /// struct Printer: Subscriber {  // no send(_:) of its own: this one sends at once
+  ///   func sendNext(_ value: Int) { print(value) }
+  ///   func sendError(_ error: Never) {}
+  ///   func sendCompleted() {}
+  /// }
   /// await Printer().send(1)  // prints 1 at once
   /// ```
   ///

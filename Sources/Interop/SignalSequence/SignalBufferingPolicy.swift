@@ -1,8 +1,8 @@
 /// How a ``SignalSequence`` iterator buffers the values that arrive while its consumer is busy.
 ///
 /// A signal pushes; a `for await` loop pulls. Values sent while the loop body runs wait in the iterator's
-/// own buffer. The buffer is unbounded unless you bound it. ``bounded(_:)`` loses nothing: when it is full, the
-/// producer waits where waiting is safe. The two `buffering` policies drop values when full, and never silently: every drop is counted in ``SignalSequence/droppedCount`` and
+/// own buffer. The buffer is unbounded unless you bound it. ``bounded(_:)`` loses nothing: when it is full,
+/// sources that can pause do, and nothing ever waits (flow control). The two `buffering` policies drop values when full, and never silently: every drop is counted in ``SignalSequence/droppedCount`` and
 /// ``SignalSequence/Iterator/droppedCount``, and passed to the `onDrop` closure of
 /// `values(bufferingPolicy:onDrop:)` if you gave one. A consumer that is already waiting
 /// takes the value directly, so nothing is dropped while the loop keeps up, even with a limit of zero.
@@ -35,23 +35,22 @@ public enum SignalBufferingPolicy: Sendable, Hashable {
   /// for await line in logLines.values(bufferingPolicy: .bufferingOldest(100)) { await archive(line) }
   /// ```
   case bufferingOldest(Int)
-  /// Keeps at most `limit` values and loses none: when the buffer is full, the producer waits until the consumer
-  /// takes a value, where waiting is safe.
+  /// Keeps at most `limit` values waiting for a source that can pause, loses none, and never blocks a thread.
   ///
-  /// Who waits: a producer on a plain thread or a Dispatch queue blocks inside `sendNext` (and so does every
-  /// sender queued behind it on the same signal) until there is room or the loop ends. Two producers never wait,
-  /// because waiting could stop the consumer from ever making room:
-  /// - a producer running in a task, which would hold a thread of Swift's small cooperative pool, perhaps the one
-  ///   the consumer needs;
-  /// - a producer on the consumer's own executor (the main queue for a loop on the main actor, or the
-  ///   `QueueScheduler` that is the consuming actor's executor).
-  ///
-  /// For those the buffer grows past `limit`; every value buffered beyond it is counted in
-  /// ``SignalSequence/overflowCount`` and ``SignalSequence/Iterator/overflowCount``. `limit` must be positive.
+  /// When `limit` values wait, a source the library drives (`Signal.from`, `MemoizedSequence.signal(on:)`)
+  /// pauses before its next value, and an async producer (an `AsyncSequence`'s `signal`, a `Signal.async` body
+  /// calling `await subscriber.send(_:)`) suspends, until the consumer has taken the buffer down to half; the
+  /// pause reaches the source through the operators that send at most one value per value on the sending thread
+  /// (`map`, `filter`, `take`, …). Any other sender — a subject's `sendNext` from any thread, queue or task, a
+  /// `create` body, an operator that does not carry the pause — is never made to wait: what it sends beyond
+  /// `limit` is buffered and counted in ``SignalSequence/overflowCount`` and
+  /// ``SignalSequence/Iterator/overflowCount``. Leaving the loop releases every paused source and suspended
+  /// producer at once. `limit` must be positive. The Flow Control article has the details.
   ///
   /// ```swift
-  /// // A parser on its own queue may run ahead of the writer by at most 64 records:
-  /// for await record in parser.records.values(bufferingPolicy: .bounded(64)) { await database.insert(record) }
+  /// // `logFileLines` is a lazy `Sequence` of a file's lines: it is read no faster than the loop takes them.
+  /// let lines = Signal<String, Never>.from(logFileLines).map { $0.uppercased() }
+  /// for await line in lines.values(bufferingPolicy: .bounded(64)) { print(line) }  // at most 64 wait
   /// ```
   case bounded(Int)
 }
