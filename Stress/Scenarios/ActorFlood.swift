@@ -13,7 +13,7 @@ import Synchronization
 /// ping ran, and the ping's latency. The actor is a default actor on even iterations and a `QueueScheduler`-backed
 /// one on odd iterations.
 ///
-/// The bound, from the budget B = 128 (`isolatedDeliveryBudget`). The callbacks count themselves as they finish.
+/// The bound, from the budget B (`isolatedDeliveryBudget`, 128). The callbacks count themselves as they finish.
 /// Thread 1 reads the count (`c0`), issues the ping with `Task.immediate`, which runs the task on thread 1 up to its
 /// first suspension, the hop onto the actor, so that the ping's job is enqueued on the actor before `Task.immediate`
 /// returns, and reads the count again (`c0'`); the ping reads it when it runs (`c1`). At the enqueue, the delivery job
@@ -34,12 +34,12 @@ import Synchronization
 /// least one budget (from before `Task.immediate` to the ping's run, so it includes any preemption of thread 1) and
 /// the most callbacks between a ping's issue (and its enqueue) and its run; and the backlog's high-water mark.
 struct ActorFloodRace: Scenario {
-  /// `isolatedDeliveryBudget` in Sources/AsyncSignals/Actors/IsolatedDelivery.swift (internal to the library).
-  static let budget = 128
+  /// The library's budget per delivery job (`isolatedDeliveryBudget`, package access).
+  static let budget = isolatedDeliveryBudget
   static let allowed = budget + budget / 4
 
   static let bounded =
-    "an actor method awaited during a flood runs after at most one budget (128) of callbacks, plus those under way "
+    "an actor method awaited during a flood runs after at most one budget (\(budget)) of callbacks, plus those under way "
     + "when it was issued (allowed: \(allowed) + those)"
   static let inOrder = "every value arrives once, in the order sent"
 

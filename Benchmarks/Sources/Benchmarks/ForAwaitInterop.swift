@@ -36,5 +36,54 @@ extension Benchmark {
           return sum
         }))
     }
+    // Flow control (issue 19). The same thread-and-subject producer through `.bounded(64)`: it cannot pause and
+    // never waits, so the buffer takes its excess (counted). And a producer that can be bounded: a `Signal.async`
+    // body whose `await send` suspends while 64 values wait (no value lost, memory bounded).
+    add(
+      "B13", .asyncSignals, variant: "values(.bounded(64)), subject from a thread", threaded: true,
+      .async({ n in
+        let subject = AsyncSignals.Subject<Int, Never>()
+        var iterator = subject.values(bufferingPolicy: .bounded(64)).makeAsyncIterator()
+        _ = StartedThread {
+          while subject.subscriberCount == 0 { sched_yield() }
+          for value in 0..<n { subject.sendNext(value) }
+          subject.sendCompleted()
+        }
+        var sum = 0
+        while let value = await iterator.next() { sum &+= value }
+        return sum
+      }))
+    add(
+      "B13", .asyncSignals, variant: "values(.bounded(64)), Signal.async + await send", threaded: true,
+      .async({ n in
+        let signal = AsyncSignals.Signal<Int, Never>.async { subscriber in
+          for value in 0..<n { await subscriber.send(value) }
+        }
+        var sum = 0
+        for await value in signal.values(bufferingPolicy: .bounded(64)) { sum &+= value }
+        return sum
+      }))
+
+    // B18: a cold pipeline read with `for await` in a task, unbounded (the whole source buffered at once, as the
+    // walk runs while subscribing) against `.bounded(64)` (the walk pauses and resumes in the loop's task).
+    workload(
+      "B18", "issue 19: Signal.from(0..<n).map into for await, in a task, unbounded and bounded", unit: "element",
+      size: 1_000_000, expected: { n in 2 &* triangle(n) })
+    add(
+      "B18", .asyncSignals, variant: "values (unbounded)", isBaseline: true,
+      .async({ n in
+        var sum = 0
+        for await value in AsyncSignals.Signal<Int, Never>.from(0..<n).map({ $0 &* 2 }).values { sum &+= value }
+        return sum
+      }))
+    add(
+      "B18", .asyncSignals, variant: "values(.bounded(64))",
+      .async({ n in
+        var sum = 0
+        for await value in AsyncSignals.Signal<Int, Never>.from(0..<n).map({ $0 &* 2 }).values(bufferingPolicy: .bounded(64)) {
+          sum &+= value
+        }
+        return sum
+      }))
   }
 }

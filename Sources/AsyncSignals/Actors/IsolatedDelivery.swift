@@ -70,7 +70,7 @@ final class WeakActor<A: Actor>: Sendable {
 /// of this file): small enough that an awaited actor method waits little behind a flood, large enough that a
 /// job's cost (a Dispatch block, or a `Task` hop) stays small beside the callbacks it runs.
 @usableFromInline
-let isolatedDeliveryBudget = 128
+package let isolatedDeliveryBudget = 128
 
 /// Whether a send made on the actor's executor is delivered before it returns.
 @usableFromInline
