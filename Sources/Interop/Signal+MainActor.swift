@@ -49,13 +49,8 @@ extension Signal {
     error: @escaping @MainActor (Failure) -> Void,
     completed: @escaping @MainActor () -> Void
   ) -> any Disposable {
-    subscribeOnMainActor(atOnce: false, subscribingOnMainActor: false) { event in
-      switch event {
-      case .next(let value): next(value)
-      case .error(let failure): error(failure)
-      case .completed: completed()
-      }
-    }
+    subscribeOnMainActor(
+      atOnce: false, subscribingOnMainActor: false, next: next, error: error, completed: completed)
   }
 
   /// Subscribes with `@MainActor` closures for values and the failure; completion ends the subscription
@@ -161,13 +156,9 @@ extension Signal {
     completed: @escaping @MainActor () -> Void,
     isolation: isolated (any Actor)? = #isolation
   ) -> any Disposable {
-    subscribeOnMainActor(atOnce: true, subscribingOnMainActor: isolation === MainActor.shared) { event in
-      switch event {
-      case .next(let value): next(value)
-      case .error(let failure): error(failure)
-      case .completed: completed()
-      }
-    }
+    subscribeOnMainActor(
+      atOnce: true, subscribingOnMainActor: isolation === MainActor.shared, next: next, error: error,
+      completed: completed)
   }
 
   /// Subscribes with `@MainActor` closures for values and the failure, delivered at once when sent on the main

@@ -209,8 +209,17 @@ extension Signal {
   /// `subscribingOnMainActor` says that the caller runs on the main actor (its `#isolation`).
   package func subscribeOnMainActor(
     atOnce: Bool, subscribingOnMainActor: Bool,
-    _ handler: @escaping @Sendable @MainActor (Event<Value, Failure>) -> Void
+    next: @escaping @MainActor (Value) -> Void,
+    error: @escaping @MainActor (Failure) -> Void,
+    completed: @escaping @MainActor () -> Void
   ) -> any Disposable {
+    let handler: @Sendable @MainActor (Event<Value, Failure>) -> Void = { event in
+      switch event {
+      case .next(let value): next(value)
+      case .error(let failure): error(failure)
+      case .completed: completed()
+      }
+    }
     // The main-actor isolation is erased once, here, not per event with `MainActor.assumeIsolated`: the engine
     // calls the handler only on the main actor (see `IsolatedDelivery.call(_:_:_:)`, which debug builds check).
     let erased = unsafeBitCast(handler, to: (@Sendable (Event<Value, Failure>) -> Void).self)
