@@ -110,7 +110,8 @@ struct FlowControlTests {
     var received = [first]
     while let value = await iterator.next() { received.append(value) }
     #expect(received == Array(0..<1_000))
-    #expect(values.overflowCount == 1_000 - 1 - 4)  // the first went straight to the waiting consumer
+    // The first went straight to the waiting consumer, or was buffered an instant before the consumer took it.
+    #expect((1_000 - 1 - 4)...(1_000 - 4) ~= values.overflowCount)
   }
 
   @Test("a producer running in a task never waits: the buffer grows past the bound and counts the overflow")
@@ -128,7 +129,7 @@ struct FlowControlTests {
     var received = [first]
     while let value = await iterator.next() { received.append(value) }
     #expect(received == Array(1...100))
-    #expect(iterator.overflowCount == 100 - 1 - 2)
+    #expect((100 - 1 - 2)...(100 - 2) ~= iterator.overflowCount)  // as above, for the first value
   }
 
   @Test("a subject sent to from a Dispatch queue never waits: the excess is buffered and counted")

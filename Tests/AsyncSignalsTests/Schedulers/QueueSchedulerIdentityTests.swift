@@ -49,11 +49,13 @@ struct QueueSchedulerIdentityTests {
     let subscription = subject.subscribeNext(isolatedTo: actor) { actor, value in
       deliveredOn.append(DispatchQueue.getSpecific(key: actorsQueue) == true ? "actor's queue" : "elsewhere")
     }
+    let gate = closeGate(on: reused)  // the actor's job cannot run before the check below
     let deliveredBeforeReturn = await onQueue(oldQueue) { () -> Int in
       subject.sendNext(1)
       return deliveredOn.value.count
     }
     #expect(deliveredBeforeReturn == 0)  // the old queue is not the actor's executor: queued for its job
+    gate.signal()
     await drained(reused)
     #expect(deliveredOn.value == ["actor's queue"])
     subscription.dispose()
