@@ -20,7 +20,10 @@ let scenarioFamilies: [(family: String, scenarios: [any Scenario])] = [
   ("Interop (AsyncSignalsInterop)", [ForAwaitRace(), BufferingRace()]),
   (
     "Flow control (.bounded(n): issue 19's hang shapes, cancellation, the cold bound)",
-    [BoundedBufferingRace(), BoundedEchoRace(), BoundedConsumerQueueRace(), BoundedCancellationRace()]
+    [
+      BoundedBufferingRace(), BoundedEchoRace(), BoundedConsumerQueueRace(), BoundedCancellationRace(),
+      BoundedColdSourceRace(),
+    ]
   ),
   ("Actors", [IsolatedDeliveryRace(), ActorSchedulerRace(), SchedulerReuseRace(), ActorFloodRace()]),
   (
