@@ -28,6 +28,14 @@ import AsyncSignalsInterop
 ///
 /// The twin's loops end too, but the producers they leave behind wait for room for good: a paused walk stays
 /// registered with the demand (and allocated), a suspended body or pump never returns.
+///
+/// `BoundedCancellationStrict` (a known failure, run only when named) is the same race with one more invariant: a
+/// source stops at the bound while its loop ends too, producing at most what the loop took, the bound and one in
+/// flight. The library fails it today: `SignalSequenceStorage.cancel()` ends the demand (which opens it for good)
+/// under its lock, and disposes the subscription only after releasing the lock, while the finished buffer drops
+/// values without closing the demand; so a source that was running when the loop began to end runs on until the
+/// disposal reaches it (up to about 1,300 values under ThreadSanitizer, 60,000 optimised, in these runs). Closing the
+/// demand under the lock, disposing, and only then ending it brings that to 0 (tried, not committed: library code).
 struct BoundedCancellationRace: Scenario {
   static let ends = "every loop ends, once, within 10 s of its cancellation or break"
   static let released =
@@ -37,11 +45,27 @@ struct BoundedCancellationRace: Scenario {
     "nothing is produced after the loop has ended: once its iterator is gone, its source produces at most the one "
     + "value it had in flight"
   static let values = "each loop receives 0, 1, 2, … in order: nothing lost"
+  static let stopsAtBound =
+    "a source stops at the bound while its loop ends too: it produces at most what the loop took, the bound and one "
+    + "in flight (produced ≤ taken + n + 1)"
 
-  let name = "BoundedCancellation"
+  /// Whether this is `BoundedCancellationStrict`, which also checks `stopsAtBound` (a known failure).
+  let strict: Bool
+  let name: String
   let race = "six loops over .bounded(n) of pausable sources end (task cancel / break) while their producers wait"
-  let invariants = [ends, released, nothingAfter, values]
+  let invariants: [String]
   let sabotage = UnwokenProducers.description
+  let knownFailure: String?
+
+  init(strict: Bool = false) {
+    self.strict = strict
+    name = strict ? "BoundedCancellationStrict" : "BoundedCancellation"
+    invariants = [Self.ends, Self.released, Self.nothingAfter, Self.values] + (strict ? [Self.stopsAtBound] : [])
+    knownFailure =
+      strict
+      ? "a source running when its loop begins to end runs on until the disposal reaches it: the buffer ends (opens) "
+        + "its demand before disposing the subscription (SignalSequenceStorage.cancel)" : nil
+  }
 
   func threads(requested: Int) -> Int { 3 }
 
@@ -95,10 +119,11 @@ struct BoundedCancellationRace: Scenario {
     var runOn = 0
   }
 
-  static let figures = LockedBox(Figures())
+  /// The run's figures: the default scenario's, then the strict one's.
+  static let figures = [LockedBox(Figures()), LockedBox(Figures())]
 
   var report: String? {
-    let figures = Self.figures.value
+    let figures = Self.figures[strict ? 1 : 0].value
     return "\(figures.loops) loops ended (\(figures.cancelled) by cancellation, \(figures.left) by break, some both); "
       + "\(figures.pausedAtEnd) of them with the producer paused; a source running while "
       + "its loop was ending produced up to \(figures.runOn) values beyond what the loop took, the bound and one in "
@@ -185,9 +210,15 @@ struct BoundedCancellationRace: Scenario {
       iteration.check(
         produced <= atEnd + 1, Self.nothingAfter,
         "\(what): its source had produced \(atEnd) values when the loop ended, \(produced) in the end")
-      runOn.withLock { $0 = max($0, produced - (producer.taken.value + plan.limit + 1)) }
+      let taken = producer.taken.value
+      runOn.withLock { $0 = max($0, produced - (taken + plan.limit + 1)) }
+      if strict {
+        iteration.check(
+          produced <= taken + plan.limit + 1, Self.stopsAtBound,
+          "\(what): its source produced \(produced) values; the loop took \(taken)")
+      }
     }
-    Self.figures.withLock { figures in
+    Self.figures[strict ? 1 : 0].withLock { figures in
       figures.loops += loops
       figures.cancelled += plans.filter(\.cancelled).count
       figures.left += plans.filter { $0.leaveAfter != nil }.count
