@@ -29,13 +29,7 @@ import AsyncSignalsInterop
 /// The twin's loops end too, but the producers they leave behind wait for room for good: a paused walk stays
 /// registered with the demand (and allocated), a suspended body or pump never returns.
 ///
-/// `BoundedCancellationStrict` (a known failure, run only when named) is the same race with one more invariant: a
-/// source stops at the bound while its loop ends too, producing at most what the loop took, the bound and one in
-/// flight. The library fails it today: `SignalSequenceStorage.cancel()` ends the demand (which opens it for good)
-/// under its lock, and disposes the subscription only after releasing the lock, while the finished buffer drops
-/// values without closing the demand; so a source that was running when the loop began to end runs on until the
-/// disposal reaches it (up to about 1,300 values under ThreadSanitizer, 60,000 optimised, in these runs). Closing the
-/// demand under the lock, disposing, and only then ending it brings that to 0 (tried, not committed: library code).
+/// `BoundedCancellationStrict` (a known failure, in its own file) is the same race with one more invariant.
 struct BoundedCancellationRace: Scenario {
   static let ends = "every loop ends, once, within 10 s of its cancellation or break"
   static let released =
@@ -61,10 +55,7 @@ struct BoundedCancellationRace: Scenario {
     self.strict = strict
     name = strict ? "BoundedCancellationStrict" : "BoundedCancellation"
     invariants = [Self.ends, Self.released, Self.nothingAfter, Self.values] + (strict ? [Self.stopsAtBound] : [])
-    knownFailure =
-      strict
-      ? "a source running when its loop begins to end runs on until the disposal reaches it: the buffer ends (opens) "
-        + "its demand before disposing the subscription (SignalSequenceStorage.cancel)" : nil
+    knownFailure = strict ? BoundedCancellationStrictRace.reason : nil
   }
 
   func threads(requested: Int) -> Int { 3 }
