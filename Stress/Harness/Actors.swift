@@ -48,3 +48,39 @@ func onActor<A: Actor>(_ actor: A, _ body: @escaping @Sendable (isolated A) -> V
   }
   done.wait()
 }
+
+/// A serial executor over a plain Dispatch queue, not a `QueueScheduler`: the library cannot tell that code on the
+/// queue runs on the actor (issue 19's third hang shape).
+final class DispatchQueueExecutor: SerialExecutor {
+  let queue: DispatchQueue
+
+  init(label: String) {
+    queue = DispatchQueue(label: label)
+  }
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    queue.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+  }
+
+  func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+    UnownedSerialExecutor(ordinary: self)
+  }
+
+  func checkIsolated() {
+    dispatchPrecondition(condition: .onQueue(queue))
+  }
+}
+
+/// An actor whose executor is a `DispatchQueueExecutor`.
+actor DispatchExecutorActor {
+  nonisolated let executor: DispatchQueueExecutor
+
+  init(name: String) {
+    executor = DispatchQueueExecutor(label: name)
+  }
+
+  nonisolated var unownedExecutor: UnownedSerialExecutor {
+    executor.asUnownedSerialExecutor()
+  }
+}

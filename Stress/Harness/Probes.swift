@@ -32,6 +32,10 @@ final class Tally: Sendable {
   @discardableResult
   func decrement() -> Int { count.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue }
 
+  /// Adds `amount`; returns the new count.
+  @discardableResult
+  func add(_ amount: Int) -> Int { count.wrappingAdd(amount, ordering: .acquiringAndReleasing).newValue }
+
   var value: Int { count.load(ordering: .acquiring) }
 }
 

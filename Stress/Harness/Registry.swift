@@ -17,13 +17,20 @@ let scenarioFamilies: [(family: String, scenarios: [any Scenario])] = [
   ),
   ("Multicast and Command", [ConnectRace(), AutoconnectRace(), CommandRace()]),
   ("Time operators on real queue schedulers", [TimeoutRace(), DeliverOnRace()]),
-  ("Interop (AsyncSignalsInterop)", [ForAwaitRace(), BufferingRace(), BoundedBufferingRace()]),
+  ("Interop (AsyncSignalsInterop)", [ForAwaitRace(), BufferingRace()]),
+  (
+    "Flow control (.bounded(n): issue 19's hang shapes, cancellation, the cold bound)",
+    [
+      BoundedBufferingRace(), BoundedEchoRace(), BoundedConsumerQueueRace(), BoundedCancellationRace(),
+      BoundedColdSourceRace(),
+    ]
+  ),
   ("Actors", [IsolatedDeliveryRace(), ActorSchedulerRace(), SchedulerReuseRace(), ActorFloodRace()]),
   (
     "Deadlock shapes (re-entrancy, and what peer libraries shipped; Autoconnect races first subscriptions too)",
     [ZipReentrantRace(), SubjectEchoRace(), ZipReplayTakeRace(), MergeForeignLockRace(), ReplayDisposeRace()]
   ),
-  ("Known failures (run only when named)", [ZipCrossFeedRace()]),
+  ("Known failures (run only when named)", [ZipCrossFeedRace(), BoundedCancellationStrictRace()]),
 ]
 
 /// Every scenario, in the order a default run takes them.
