@@ -30,7 +30,7 @@ let scenarioFamilies: [(family: String, scenarios: [any Scenario])] = [
     "Deadlock shapes (re-entrancy, and what peer libraries shipped; Autoconnect races first subscriptions too)",
     [ZipReentrantRace(), SubjectEchoRace(), ZipReplayTakeRace(), MergeForeignLockRace(), ReplayDisposeRace()]
   ),
-  ("Known failures (run only when named)", [ZipCrossFeedRace(), BoundedCancellationStrictRace()]),
+  ("Known failures (run only when named)", [ZipCrossFeedRace()]),
 ]
 
 /// Every scenario, in the order a default run takes them.

@@ -23,13 +23,12 @@ import AsyncSignalsInterop
 /// "The loop has ended" is the moment its iterator is gone, as after a `for await` statement: the iterator lives in
 /// a function of its own, and what the source had produced is read when that function has returned. The source may
 /// have one value in flight then (read from the iterator, or passed to `send`, just before the disposal reached it);
-/// anything more was produced after the end. Values a running source sends while the loop is ending, before the
-/// disposal reaches it, are dropped by the finished buffer and are not an error; the report prints the most seen.
+/// anything more was produced after the end. A source running while its loop ends stops at the bound: the buffer
+/// closes its demand before it disposes the subscription, so the source produces at most what the loop took, the
+/// bound and one in flight; the report prints the most it ever went past that (0 when the invariant holds).
 ///
 /// The twin's loops end too, but the producers they leave behind wait for room for good: a paused walk stays
 /// registered with the demand (and allocated), a suspended body or pump never returns.
-///
-/// `BoundedCancellationStrict` (a known failure, in its own file) is the same race with one more invariant.
 struct BoundedCancellationRace: Scenario {
   static let ends = "every loop ends, once, within 10 s of its cancellation or break"
   static let released =
@@ -43,20 +42,10 @@ struct BoundedCancellationRace: Scenario {
     "a source stops at the bound while its loop ends too: it produces at most what the loop took, the bound and one "
     + "in flight (produced ≤ taken + n + 1)"
 
-  /// Whether this is `BoundedCancellationStrict`, which also checks `stopsAtBound` (a known failure).
-  let strict: Bool
-  let name: String
+  let name = "BoundedCancellation"
   let race = "six loops over .bounded(n) of pausable sources end (task cancel / break) while their producers wait"
-  let invariants: [String]
+  let invariants = [Self.ends, Self.released, Self.nothingAfter, Self.values, Self.stopsAtBound]
   let sabotage = UnwokenProducers.description
-  let knownFailure: String?
-
-  init(strict: Bool = false) {
-    self.strict = strict
-    name = strict ? "BoundedCancellationStrict" : "BoundedCancellation"
-    invariants = [Self.ends, Self.released, Self.nothingAfter, Self.values] + (strict ? [Self.stopsAtBound] : [])
-    knownFailure = strict ? BoundedCancellationStrictRace.reason : nil
-  }
 
   func threads(requested: Int) -> Int { 3 }
 
@@ -105,20 +94,19 @@ struct BoundedCancellationRace: Scenario {
     var cancelled = 0
     var left = 0
     var pausedAtEnd = 0
-    /// The most values a source produced beyond what its loop took, the bound and one in flight: sent while the loop
-    /// was ending, before the disposal reached the source, into a buffer that no longer kept them.
+    /// The most values a source produced beyond what its loop took, the bound and one in flight.
     var runOn = 0
   }
 
-  /// The run's figures: the default scenario's, then the strict one's.
-  static let figures = [LockedBox(Figures()), LockedBox(Figures())]
+  /// The run's figures.
+  static let figures = LockedBox(Figures())
 
   var report: String? {
-    let figures = Self.figures[strict ? 1 : 0].value
+    let figures = Self.figures.value
     return "\(figures.loops) loops ended (\(figures.cancelled) by cancellation, \(figures.left) by break, some both); "
       + "\(figures.pausedAtEnd) of them with the producer paused; a source running while "
       + "its loop was ending produced up to \(figures.runOn) values beyond what the loop took, the bound and one in "
-      + "flight (dropped by the finished buffer before the disposal reached the source)"
+      + "flight"
   }
 
   static let count = 1_000_000
@@ -203,13 +191,11 @@ struct BoundedCancellationRace: Scenario {
         "\(what): its source had produced \(atEnd) values when the loop ended, \(produced) in the end")
       let taken = producer.taken.value
       runOn.withLock { $0 = max($0, produced - (taken + plan.limit + 1)) }
-      if strict {
-        iteration.check(
-          produced <= taken + plan.limit + 1, Self.stopsAtBound,
-          "\(what): its source produced \(produced) values; the loop took \(taken)")
-      }
+      iteration.check(
+        produced <= taken + plan.limit + 1, Self.stopsAtBound,
+        "\(what): its source produced \(produced) values; the loop took \(taken)")
     }
-    Self.figures[strict ? 1 : 0].withLock { figures in
+    Self.figures.withLock { figures in
       figures.loops += loops
       figures.cancelled += plans.filter(\.cancelled).count
       figures.left += plans.filter { $0.leaveAfter != nil }.count

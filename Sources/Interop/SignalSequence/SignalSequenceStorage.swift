@@ -112,14 +112,20 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
 
   /// Ends iteration: resumes a waiting consumer with the end and disposes the subscription.
   func cancel() {
-    let (action, resumptions) = state.withLock { state -> (StateMachine.CancelAction, [Demand.Resumption]) in
-      (state.cancelled(), demand?.end() ?? [])
+    let action = state.withLock { state -> StateMachine.CancelAction in
+      let action = state.cancelled()
+      demand?.close()  // a source still running pauses before its next value, rather than run on into a drop
+      return action
     }
     guard case .cancel(let waiter, let subscription, let buffered) = action else { return }
+    // The source is told to stop before anything else: before the consumer resumes (so that the loop cannot end
+    // ahead of its source), and before paused sources and suspended producers are released, so that they find
+    // their subscription disposed and stop.
+    subscription?.dispose()
+    let resumptions = demand?.end() ?? []
     withExtendedLifetime(buffered) {}  // buffered values are released here, lock released
     waiter?.resume(returning: .success(nil))
-    subscription?.dispose()
-    resume(resumptions)  // a paused source finds its subscription disposed and stops; a suspended one returns
+    resume(resumptions)
   }
 
   // MARK: Subscriber
