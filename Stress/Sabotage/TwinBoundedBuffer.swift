@@ -51,6 +51,7 @@ final class TwinBoundedBuffer: Subscriber, @unchecked Sendable {
   private var finished = false
   private var subscription: (any Disposable)?
   private var demandOpen = true
+  private var demandGeneration: UInt64 = 0  // numbers the changes of `demandOpen`, as the library's buffer does
   private var overflowed = 0
   private var mostBuffered = 0
 
@@ -92,7 +93,8 @@ final class TwinBoundedBuffer: Subscriber, @unchecked Sendable {
       var resumptions: [Demand.Resumption] = []
       if let demand, !demandOpen, buffer.count <= limit / 2 {
         demandOpen = true
-        resumptions = demand.reopen()
+        demandGeneration += 1
+        resumptions = demand.reopen(generation: demandGeneration)
       }
       condition.unlock()
       for resumption in resumptions { resumption() }
@@ -168,7 +170,8 @@ final class TwinBoundedBuffer: Subscriber, @unchecked Sendable {
       overflows.increment()
     } else if buffer.count == limit, demandOpen, let demand {
       demandOpen = false
-      demand.close()
+      demandGeneration += 1
+      demand.close(generation: demandGeneration)
     }
     condition.unlock()
   }

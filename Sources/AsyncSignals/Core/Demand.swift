@@ -17,8 +17,10 @@ import Synchronization
 // lock, turn or executor, and cannot take part in a cycle that hangs. When the consumer ends (its loop is left,
 // its task cancelled, or the signal terminates), every registered resumption runs at once.
 //
-// The consumer opens and closes the demand under its own lock, so that the open flag always follows its
-// buffer's count in order; the resumptions it returns are run after that lock is released.
+// The consumer opens and closes the demand after releasing its own lock, and numbers each change: a change is
+// applied only if its number is higher than the last one applied, so that the open flag follows the buffer's count
+// in order even when a close decided on the producer's thread reaches the demand after a later reopening decided
+// on the consumer's.
 
 /// The room a bounded consumer has for more values, as the sources that can pause see it (see the comment above).
 @usableFromInline
@@ -32,6 +34,8 @@ package final class Demand: Sendable {
     var resumptions: [(id: UInt64, resume: Resumption)] = []
     var nextID: UInt64 = 0
     var ended = false
+    /// The number of the last change applied by `close(generation:)` or `reopen(generation:)`.
+    var generation: UInt64 = 0
   }
 
   /// Whether the consumer has room: written under `state`'s lock, read without it before each value.
@@ -92,19 +96,24 @@ package final class Demand: Sendable {
 
   // MARK: The consumer
 
-  /// The consumer is full: producers that can pause stop before their next value. Called under the consumer's lock.
+  /// The consumer is full: producers that can pause stop before their next value. Ignored if a later change (a
+  /// higher `generation`) has been applied already, or the consumer has ended.
   @usableFromInline
-  package func close() {
+  package func close(generation: UInt64) {
     state.withLock { state in
-      if !state.ended { open.store(false, ordering: .releasing) }
+      guard !state.ended, generation > state.generation else { return }
+      state.generation = generation
+      open.store(false, ordering: .releasing)
     }
   }
 
-  /// The consumer has room again: returns the resumptions to run once the consumer's lock is released. Called under
-  /// the consumer's lock.
+  /// The consumer has room again: returns the resumptions of the paused producers, for the caller to run. Ignored
+  /// (nothing returned) if a later change has been applied already.
   @usableFromInline
-  package func reopen() -> [Resumption] {
+  package func reopen(generation: UInt64) -> [Resumption] {
     state.withLock { state -> [Resumption] in
+      guard generation > state.generation else { return [] }
+      state.generation = generation
       open.store(true, ordering: .releasing)
       defer { state.resumptions = [] }
       return state.resumptions.map(\.resume)

@@ -22,18 +22,21 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
     case finished
   }
 
+  @usableFromInline
   enum NextAction {
     /// First call: subscribe (lock released), then ask again.
     case subscribe
-    /// The result, and whether taking it made room enough to reopen the demand (`.bounded` only; see `Demand`).
-    case returnResult(Result<Element?, Failure>, reopenDemand: Bool)
+    /// The result, and the generation with which to reopen the demand if taking it made room enough (`.bounded`
+    /// only; see `Demand`), 0 if not.
+    case returnResult(Result<Element?, Failure>, reopenDemand: UInt64)
     /// Nothing buffered: suspend and call `suspend(with:)`.
     case suspend
   }
 
+  @usableFromInline
   enum SuspendAction {
     case none
-    case resume(Waiter, Result<Element?, Failure>, reopenDemand: Bool)
+    case resume(Waiter, Result<Element?, Failure>, reopenDemand: UInt64)
   }
 
   @usableFromInline
@@ -42,8 +45,9 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
     case resume(Waiter, Element)
     /// The buffer was full: this value was dropped (the arriving one or the oldest buffered one).
     case dropped(Element)
-    /// `.bounded`: buffered, and the buffer is now full: close the demand, so that sources that can pause stop.
-    case closeDemand
+    /// `.bounded`: buffered, and the buffer is now full: close the demand (with this generation), so that sources
+    /// that can pause stop.
+    case closeDemand(UInt64)
     /// `.bounded` and full: buffered beyond the limit (its producer cannot pause), and counted.
     case overflowed
   }
@@ -56,13 +60,14 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
 
   enum CancelAction {
     case none
-    /// Resume the waiter (if any) with the end, dispose the subscription (if any), and release the buffered
-    /// values, all with the lock released; end the demand (if any) under the lock.
-    case cancel(Waiter?, (any Disposable)?, Ring<Element>)
+    /// Close the demand (if any, with this generation) so that a running source stops, dispose the subscription
+    /// (if any), then release the buffered values and resume the waiter (if any) with the end, all with the lock
+    /// released.
+    case cancel(Waiter?, (any Disposable)?, Ring<Element>, closeDemand: UInt64)
   }
 
   @usableFromInline let policy: SignalBufferingPolicy
-  @usableFromInline private(set) var phase = Phase.idle
+  @usableFromInline var phase = Phase.idle
   @usableFromInline var buffer = Ring<Element>()
   @usableFromInline var waiter: Waiter?
   private var subscription: (any Disposable)?
@@ -75,6 +80,9 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
   /// Whether the demand is open (`.bounded` only): closed when the buffer fills, reopened once the consumer has
   /// taken it down to half the limit, so that a paused source resumes for a run of values, not for each one.
   @usableFromInline var demandOpen = true
+  /// Numbers each change of `demandOpen`, so that the demand applies changes made on different threads in their
+  /// order, whichever reaches it first (see `Demand.close(generation:)`).
+  @usableFromInline var demandGeneration: UInt64 = 0
 
   init(policy: SignalBufferingPolicy) {
     self.policy = policy
@@ -84,6 +92,7 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
 
   /// `batch` is the consumer's own, empty buffer: where the policy allows (`unbounded`, or a terminated signal),
   /// the values buffered after the one returned move there, so that the consumer takes them without the lock.
+  @inlinable
   mutating func next(batch: inout Ring<Element>) -> NextAction {
     switch phase {
     case .idle:
@@ -96,22 +105,25 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
     case .draining:
       let result = drain()
       if !buffer.isEmpty { swap(&buffer, &batch) }
-      return .returnResult(result, reopenDemand: false)
+      return .returnResult(result, reopenDemand: 0)
     case .finished:
-      return .returnResult(.success(nil), reopenDemand: false)
+      return .returnResult(.success(nil), reopenDemand: 0)
     }
   }
 
-  /// Whether the consumer, having taken a value, made room enough to reopen a closed demand: the buffer is down
-  /// to half the `.bounded` limit.
-  private mutating func tookRoom() -> Bool {
-    guard !demandOpen, case .bounded(let limit) = policy, buffer.count <= limit / 2 else { return false }
+  /// The generation with which to reopen a closed demand, if the consumer, having taken a value, made room enough
+  /// (the buffer is down to half the `.bounded` limit); 0 if not.
+  @inlinable
+  mutating func tookRoom() -> UInt64 {
+    guard !demandOpen, case .bounded(let limit) = policy, buffer.count <= limit / 2 else { return 0 }
     demandOpen = true
-    return true
+    demandGeneration += 1
+    return demandGeneration
   }
 
   /// Called by a consumer that found nothing buffered, once it holds its continuation. Events may have
   /// arrived in between, so it decides again.
+  @inlinable
   mutating func suspend(with continuation: Waiter) -> SuspendAction {
     switch phase {
     case .idle:
@@ -126,14 +138,15 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
       waiter = continuation
       return .none
     case .draining:
-      return .resume(continuation, drain(), reopenDemand: false)
+      return .resume(continuation, drain(), reopenDemand: 0)
     case .finished:
-      return .resume(continuation, .success(nil), reopenDemand: false)
+      return .resume(continuation, .success(nil), reopenDemand: 0)
     }
   }
 
   /// Hands out the next buffered value of a terminated signal, or its terminal event at the end.
-  private mutating func drain() -> Result<Element?, Failure> {
+  @inlinable
+  mutating func drain() -> Result<Element?, Failure> {
     guard case .draining(let failure) = phase else { preconditionFailure("SignalSequence: drain() in \(phase)") }
     if let element = buffer.popFirst() { return .success(element) }
     phase = .finished
@@ -192,7 +205,8 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
       }
       guard buffer.count == limit, demandOpen else { return .none }
       demandOpen = false
-      return .closeDemand
+      demandGeneration += 1
+      return .closeDemand(demandGeneration)
     }
   }
 
@@ -222,6 +236,8 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
     self.waiter = nil
     self.subscription = nil
     buffer = Ring()
-    return .cancel(waiter, subscription, buffered)
+    demandOpen = false
+    demandGeneration += 1  // the last change: nothing reopens a finished iterator's demand
+    return .cancel(waiter, subscription, buffered, closeDemand: demandGeneration)
   }
 }

@@ -14,12 +14,13 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
   @usableFromInline typealias StateMachine = SignalSequenceStateMachine<Element, Failure>
 
   @usableFromInline let state: LockedState<StateMachine>  // guards every decision of the iterator
-  private let signal: Signal<Element, Failure>
+  @usableFromInline let signal: Signal<Element, Failure>
   @usableFromInline let onDrop: (@Sendable (Element) -> Void)?
   @usableFromInline let drops: DropCounter?
   @usableFromInline let overflows: DropCounter?
   /// The room of a `.bounded` buffer, as the sources that can pause see it; `nil` for the other policies. Opened
-  /// and closed under `state`'s lock, so that it follows the buffer's count in order; its resumptions run after.
+  /// and closed with the lock released, each change numbered by the state machine so that the demand applies them
+  /// in the order of the buffer's count, whichever thread reaches it first.
   @usableFromInline let demand: Demand?
   /// `receive(_:)`, specialised for `Element` where the iterator was made (`SignalSequence.makeAsyncIterator`
   /// passes a closure that calls it). This class's own methods are compiled once, for every element type, and an
@@ -62,7 +63,11 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
   /// the lock once per burst rather than once per value, and suspends (costing the producer a wake-up) only when
   /// it has caught up. The dropping and bounded policies take one value at a time, because what they drop or
   /// wait for depends on how many values are buffered.
-  @usableFromInline
+  ///
+  /// Inlinable, with the state machine's consumer side, so that it runs specialised for the element type where the
+  /// iterator is used: unspecialised, each call looked up the generic metadata of the state machine's actions, which
+  /// was most of the time of a `.bounded` loop (it takes one value per call).
+  @inlinable
   func next(isolation actor: isolated (any Actor)?, batch: inout Ring<Element>) async -> Result<Element?, Failure> {
     // A task cancelled while its loop body ran ends the iteration at its next call, before any value.
     if Task.isCancelled {
@@ -70,30 +75,20 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
       cancel()
     }
     while true {
-      let (action, resumptions) = state.withLock { state -> (StateMachine.NextAction, [Demand.Resumption]) in
-        let action = state.next(batch: &batch)
-        guard case .returnResult(_, reopenDemand: true) = action, let demand else { return (action, []) }
-        return (action, demand.reopen())
-      }
-      switch action {
+      switch state.withLock({ $0.next(batch: &batch) }) {
       case .subscribe:
         // In the caller's task (and isolation): a task is a current context for subscribing, so the signal's
         // subscribe body runs at once, as RAC subscribes on the main thread (guarantee 5).
         signal.subscribe(self, demand: demand)
-      case .returnResult(let result, _):
-        resume(resumptions)
+      case .returnResult(let result, let reopening):
+        reopenDemand(reopening)
         return result
       case .suspend:
         return await withTaskCancellationHandler(
           operation: {
             await withUnsafeContinuation(isolation: actor) { continuation in
-              let (action, resumptions) = state.withLock { state -> (StateMachine.SuspendAction, [Demand.Resumption]) in
-                let action = state.suspend(with: continuation)
-                guard case .resume(_, _, reopenDemand: true) = action, let demand else { return (action, []) }
-                return (action, demand.reopen())
-              }
-              if case .resume(let waiter, let result, _) = action {
-                resume(resumptions)
+              if case .resume(let waiter, let result, let reopening) = state.withLock({ $0.suspend(with: continuation) }) {
+                reopenDemand(reopening)
                 waiter.resume(returning: result)
               }
             }
@@ -104,28 +99,29 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
     }
   }
 
-  /// Runs the resumptions of paused sources, with the lock released. In a task, a resumed `Signal.from` walks
-  /// here, at once, until the buffer is full again: the consumer refills its own buffer.
-  private func resume(_ resumptions: [Demand.Resumption]) {
-    for resumption in resumptions { resumption() }
+  /// Reopens the demand (generation 0: no change), and runs the resumptions of the sources it had paused, with the
+  /// lock released. In a task, a resumed `Signal.from` walks here, at once, until the buffer is full again: the
+  /// consumer refills its own buffer.
+  @usableFromInline
+  func reopenDemand(_ generation: UInt64) {
+    guard generation != 0, let demand else { return }
+    for resumption in demand.reopen(generation: generation) { resumption() }
   }
 
   /// Ends iteration: resumes a waiting consumer with the end and disposes the subscription.
+  @usableFromInline
   func cancel() {
-    let action = state.withLock { state -> StateMachine.CancelAction in
-      let action = state.cancelled()
-      demand?.close()  // a source still running pauses before its next value, rather than run on into a drop
-      return action
-    }
-    guard case .cancel(let waiter, let subscription, let buffered) = action else { return }
-    // The source is told to stop before anything else: before the consumer resumes (so that the loop cannot end
-    // ahead of its source), and before paused sources and suspended producers are released, so that they find
-    // their subscription disposed and stop.
+    guard case .cancel(let waiter, let subscription, let buffered, let closing) = state.withLock({ $0.cancelled() })
+    else { return }
+    // A source still running pauses before its next value, rather than run on into a buffer that drops it. Then
+    // the source is told to stop: before the consumer resumes (so that the loop cannot end ahead of its source), and
+    // before paused sources and suspended producers are released, so that they find their subscription disposed.
+    demand?.close(generation: closing)
     subscription?.dispose()
     let resumptions = demand?.end() ?? []
     withExtendedLifetime(buffered) {}  // buffered values are released here, lock released
     waiter?.resume(returning: .success(nil))
-    resume(resumptions)
+    for resumption in resumptions { resumption() }
   }
 
   // MARK: Subscriber
@@ -144,14 +140,11 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
   /// policy says.
   @inlinable
   func receive(_ value: Element) {
-    let action = state.withLock { state -> StateMachine.ValueAction in
-      let action = state.receivedValue(value)
-      if case .closeDemand = action { demand?.close() }  // under the lock: the demand follows the count in order
-      return action
-    }
-    switch action {
-    case .none, .closeDemand:
+    switch state.withLock({ $0.receivedValue(value) }) {
+    case .none:
       return
+    case .closeDemand(let generation):
+      demand?.close(generation: generation)
     case .overflowed:
       overflows?.increment()
     case .resume(let waiter, let element):
@@ -173,17 +166,15 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
   }
 
   private func terminate(_ failure: Failure?) {
-    let (action, resumptions) = state.withLock { state -> (StateMachine.TerminalAction, [Demand.Resumption]) in
-      (state.receivedTerminal(failure), demand?.end() ?? [])
-    }
-    switch action {
+    switch state.withLock({ $0.receivedTerminal(failure) }) {
     case .release(let subscription):
       withExtendedLifetime(subscription) {}
     case .resume(let waiter, let result, let subscription):
       withExtendedLifetime(subscription) {}
       waiter.resume(returning: result)
     }
-    resume(resumptions)
+    // No more values will be taken: paused sources and suspended producers are released.
+    for resumption in demand?.end() ?? [] { resumption() }
   }
 }
 

@@ -127,27 +127,41 @@ struct DemandTests {
     let demand = Demand()
     let ran = Locked(0)
     #expect(demand.resume(whenRoom: { ran.increment() }) == nil)  // open: go on, nothing registered
-    demand.close()
+    demand.close(generation: 1)
     #expect(!demand.hasRoom)
     #expect(demand.resume(whenRoom: { ran.increment() }) != nil)
     #expect(ran.value == 0)
-    let resumptions = demand.reopen()
+    let resumptions = demand.reopen(generation: 2)
     #expect(demand.hasRoom)
     #expect(ran.value == 0)  // the consumer runs them once its own lock is released
     for resumption in resumptions { resumption() }
     #expect(ran.value == 1)
-    #expect(demand.reopen().isEmpty)  // once
+    #expect(demand.reopen(generation: 3).isEmpty)  // once
+  }
+
+  @Test("changes apply in the order of their generations, whichever reaches the demand first")
+  func generationsOrderChanges() {
+    let demand = Demand()
+    demand.close(generation: 2)  // decided after the reopening below, but it arrives first
+    let ran = Locked(0)
+    _ = demand.resume(whenRoom: { ran.increment() })
+    #expect(demand.reopen(generation: 1).isEmpty)  // an earlier decision, arriving late: ignored
+    #expect(!demand.hasRoom)
+    for resumption in demand.reopen(generation: 3) { resumption() }
+    #expect(demand.hasRoom && ran.value == 1)
+    demand.close(generation: 2)  // late again: ignored, the demand stays open
+    #expect(demand.hasRoom)
   }
 
   @Test("ending opens the demand for good and hands over every registration")
   func endReleasesAll() {
     let demand = Demand()
-    demand.close()
+    demand.close(generation: 1)
     let ran = Locked(0)
     for _ in 0..<3 { _ = demand.resume(whenRoom: { ran.increment() }) }
     for resumption in demand.end() { resumption() }
     #expect(ran.value == 3)
-    demand.close()
+    demand.close(generation: 2)
     #expect(demand.hasRoom)  // ended: closing no more
     #expect(demand.resume(whenRoom: { ran.increment() }) == nil)
   }
@@ -155,12 +169,12 @@ struct DemandTests {
   @Test("a withdrawn registration is returned once and does not run on reopening")
   func withdraw() {
     let demand = Demand()
-    demand.close()
+    demand.close(generation: 1)
     let ran = Locked(0)
     let id = demand.resume(whenRoom: { ran.increment() })!
     #expect(demand.withdraw(id) != nil)
     #expect(demand.withdraw(id) == nil)
-    #expect(demand.reopen().isEmpty)
+    #expect(demand.reopen(generation: 2).isEmpty)
     #expect(ran.value == 0)
   }
 
@@ -168,7 +182,7 @@ struct DemandTests {
   func roomWaits() async {
     let demand = Demand()
     await demand.room()  // open: at once
-    demand.close()
+    demand.close(generation: 1)
     let returned = Locked(false)
     let waiter = Task {
       await demand.room()
@@ -176,7 +190,7 @@ struct DemandTests {
     }
     for _ in 0..<100 { await Task.yield() }
     #expect(!returned.value)
-    for resumption in demand.reopen() { resumption() }
+    for resumption in demand.reopen(generation: 2) { resumption() }
     await waiter.value
     #expect(returned.value)
   }
@@ -184,7 +198,7 @@ struct DemandTests {
   @Test("room() returns when its task is cancelled, while the demand stays closed")
   func roomCancelled() async {
     let demand = Demand()
-    demand.close()
+    demand.close(generation: 1)
     let waiter = Task { await demand.room() }
     for _ in 0..<10 { await Task.yield() }
     waiter.cancel()
