@@ -17,8 +17,8 @@ import Synchronization
 /// - Note: ReactiveCocoa 2.5 `RACCompoundDisposable` (`+compoundDisposable`,
 ///   `+compoundDisposableWithDisposables:`, `-addDisposable:`, `-removeDisposable:`).
 public final class CompoundDisposable: Disposable {
-  private let state: LockedState<DisposableBag>  // guards the children
-  private let disposed = Atomic<Bool>(false)  // mirrors `state`'s `isDisposed` for lock-free reads
+  @usableFromInline let state: LockedState<DisposableBag>  // guards the children
+  @usableFromInline let disposed = Atomic<Bool>(false)  // mirrors `state`'s `isDisposed` for lock-free reads
 
   /// Creates an empty compound disposable.
   ///
@@ -66,6 +66,7 @@ public final class CompoundDisposable: Disposable {
   /// subscriptions.dispose()
   /// print(subscriptions.isDisposed)  // true: a child added from now on is disposed at once
   /// ```
+  @inlinable
   public var isDisposed: Bool {
     disposed.load(ordering: .acquiring)
   }
@@ -79,8 +80,31 @@ public final class CompoundDisposable: Disposable {
   /// ```
   ///
   /// - Parameter disposable: The child to dispose together with this compound.
+  /// - Note: A child whose type is known where it is added (an ``ActionDisposable``, a ``SerialDisposable``)
+  ///   goes to the generic overload, which does the same without converting it to `any Disposable` first.
+  @inlinable
+  @_disfavoredOverload
   public func add(_ disposable: (any Disposable)?) {
     guard let disposable, !disposable.isDisposed else { return }
+    let inserted = state.withLock { $0.insert(disposable) }
+    if !inserted { disposable.dispose() }
+  }
+
+  /// Adds a child of a type known here, or disposes it at once if this compound is already disposed.
+  ///
+  /// The same as the form that takes an optional `any Disposable`, which the compiler picks for `nil`, optionals
+  /// and existentials. This one skips the conversion to an existential at the call site, and with it a retain
+  /// and a release of the child on every call. An already-disposed child is ignored. Safe to call from any
+  /// thread.
+  ///
+  /// ```swift
+  /// subscriptions.add(ActionDisposable { print("cleaned up") })
+  /// ```
+  ///
+  /// - Parameter disposable: The child to dispose together with this compound.
+  @inlinable
+  public func add<Child: Disposable>(_ disposable: Child) {
+    guard !disposable.isDisposed else { return }
     let inserted = state.withLock { $0.insert(disposable) }
     if !inserted { disposable.dispose() }
   }
@@ -94,8 +118,29 @@ public final class CompoundDisposable: Disposable {
   /// ```
   ///
   /// - Parameter disposable: The child to forget.
+  /// - Note: A child whose type is known here goes to the generic overload, which does the same without
+  ///   converting it to `any Disposable` first.
+  @inlinable
+  @_disfavoredOverload
   public func remove(_ disposable: (any Disposable)?) {
     guard let disposable else { return }
+    state.withLock { $0.remove(disposable) }
+  }
+
+  /// Removes a child of a type known here without disposing it; a disposable that is not a child is ignored.
+  ///
+  /// The same as the form that takes an optional `any Disposable`, without the conversion to an existential
+  /// (a retain and a release of the child) at the call site.
+  ///
+  /// ```swift
+  /// let cleanup = ActionDisposable { print("cleaned up") }
+  /// subscriptions.add(cleanup)
+  /// subscriptions.remove(cleanup)  // disposing the compound no longer runs the cleanup
+  /// ```
+  ///
+  /// - Parameter disposable: The child to forget.
+  @inlinable
+  public func remove<Child: Disposable>(_ disposable: Child) {
     state.withLock { $0.remove(disposable) }
   }
 
