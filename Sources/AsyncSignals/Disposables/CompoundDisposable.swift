@@ -71,17 +71,20 @@ public final class CompoundDisposable: Disposable {
     disposed.load(ordering: .acquiring)
   }
 
-  /// Adds a child, or disposes it at once if this compound is already disposed.
+  /// Adds a child, or disposes it at once if this compound is already disposed: the form for `nil` and optionals.
   ///
   /// `nil` and already-disposed children are ignored. Safe to call from any thread.
   ///
   /// ```swift
-  /// subscriptions.add(clicks.subscribeNext { print($0) })
+  /// let cleanup: (any Disposable)? = clicks.subscribeNext { print($0) }
+  /// subscriptions.add(cleanup)
+  /// subscriptions.add(nil)  // ignored
   /// ```
   ///
   /// - Parameter disposable: The child to dispose together with this compound.
-  /// - Note: A child whose type is known where it is added (an ``ActionDisposable``, a ``SerialDisposable``)
-  ///   goes to the generic overload, which does the same without converting it to `any Disposable` first.
+  /// - Note: This form is for `nil` and optionals. A non-optional child — of a type known where it is added (an
+  ///   ``ActionDisposable``, a ``SerialDisposable``), or an `any Disposable`, which is opened — goes to the
+  ///   generic overload, which does the same without converting it to `Optional<any Disposable>` first.
   @inlinable
   @_disfavoredOverload
   public func add(_ disposable: (any Disposable)?) {
@@ -90,12 +93,12 @@ public final class CompoundDisposable: Disposable {
     if !inserted { disposable.dispose() }
   }
 
-  /// Adds a child of a type known here, or disposes it at once if this compound is already disposed.
+  /// Adds a child, or disposes it at once if this compound is already disposed: the form for a non-optional child.
   ///
-  /// The same as the form that takes an optional `any Disposable`, which the compiler picks for `nil`, optionals
-  /// and existentials. This one skips the conversion to an existential at the call site, and with it a retain
-  /// and a release of the child on every call. An already-disposed child is ignored. Safe to call from any
-  /// thread.
+  /// The same as the form that takes an optional `any Disposable`, which the compiler picks for `nil` and
+  /// optionals; this one takes every non-optional child (an `any Disposable` is opened). It skips the conversion
+  /// to an optional existential at the call site, and with it a retain and a release of the child on every call.
+  /// An already-disposed child is ignored. Safe to call from any thread.
   ///
   /// ```swift
   /// subscriptions.add(ActionDisposable { print("cleaned up") })
@@ -109,17 +112,18 @@ public final class CompoundDisposable: Disposable {
     if !inserted { disposable.dispose() }
   }
 
-  /// Removes a child without disposing it. `nil`, or a disposable that is not a child, is ignored.
+  /// Removes a child without disposing it: the form for `nil` and optionals. `nil`, or a disposable that is not a
+  /// child, is ignored.
   ///
   /// ```swift
-  /// let upload = uploads.subscribeNext { print($0) }
+  /// let upload: (any Disposable)? = uploads.subscribeNext { print($0) }
   /// subscriptions.add(upload)
   /// subscriptions.remove(upload)  // disposing the compound no longer disposes the upload
   /// ```
   ///
   /// - Parameter disposable: The child to forget.
-  /// - Note: A child whose type is known here goes to the generic overload, which does the same without
-  ///   converting it to `any Disposable` first.
+  /// - Note: This form is for `nil` and optionals; a non-optional child goes to the generic overload, which does
+  ///   the same without converting it to `Optional<any Disposable>` first.
   @inlinable
   @_disfavoredOverload
   public func remove(_ disposable: (any Disposable)?) {
@@ -127,10 +131,12 @@ public final class CompoundDisposable: Disposable {
     state.withLock { $0.remove(disposable) }
   }
 
-  /// Removes a child of a type known here without disposing it; a disposable that is not a child is ignored.
+  /// Removes a child without disposing it: the form for a non-optional child. A disposable that is not a child is
+  /// ignored.
   ///
-  /// The same as the form that takes an optional `any Disposable`, without the conversion to an existential
-  /// (a retain and a release of the child) at the call site.
+  /// The same as the form that takes an optional `any Disposable` (which the compiler picks for `nil` and
+  /// optionals), without the conversion to an optional existential (a retain and a release of the child) at the
+  /// call site.
   ///
   /// ```swift
   /// let cleanup = ActionDisposable { print("cleaned up") }
