@@ -22,6 +22,10 @@ final class DoubleDisposingCompound: DisposableContainer {
     children.withLock { $0.removeAll { $0 === disposable } }
   }
 
+  func add(probe: Probe) { add(probe as any Disposable) }
+
+  func remove(probe: Probe) { remove(probe as any Disposable) }
+
   func dispose() {
     disposed.store(true, ordering: .releasing)
     let snapshot = children.value  // BUG: the children stay, and a second disposal disposes them again

@@ -4,15 +4,24 @@ import AsyncSignals
 protocol DisposableContainer: Disposable {
   func add(_ disposable: (any Disposable)?)
   func remove(_ disposable: (any Disposable)?)
+  /// `add` with the probe's concrete type, which reaches `CompoundDisposable`'s generic overload.
+  func add(probe: Probe)
+  /// `remove` with the probe's concrete type (the generic overload).
+  func remove(probe: Probe)
 }
 
-extension CompoundDisposable: DisposableContainer {}
+extension CompoundDisposable: DisposableContainer {
+  func add(probe: Probe) { add(probe) }
+  func remove(probe: Probe) { remove(probe) }
+}
 
 /// Concurrent add / remove / dispose on one `CompoundDisposable` (guarantee 3).
 ///
 /// Every thread adds probes (which count every `dispose()` call), removes some of them again, and two threads
 /// dispose the compound at random moments. Some probes re-enter the compound from their own disposal (remove
-/// themselves, add a new child) to check that children are disposed outside the lock.
+/// themselves, add a new child) to check that children are disposed outside the lock. Adds and removes take either
+/// of `CompoundDisposable`'s overloads at random: the `any Disposable` one (through the protocol) and the generic
+/// one (with the probe's concrete type).
 struct CompoundDisposableRace: Scenario {
   static let exactlyOnce = "every child added is disposed exactly once"
   static let removedNever = "a child removed before disposal is never disposed"
@@ -58,7 +67,7 @@ struct CompoundDisposableRace: Scenario {
           probe = Probe(id: id)
         }
         let wasDisposed = compound.isDisposed
-        compound.add(probe)
+        if random.oneIn(2) { compound.add(probe) } else { compound.add(probe: probe) }
         operations += 1
         if wasDisposed {
           iteration.check(
@@ -68,7 +77,7 @@ struct CompoundDisposableRace: Scenario {
         var record = Record(probe: probe)
         if random.oneIn(3) {
           random.dawdle(2)
-          compound.remove(probe)
+          if random.oneIn(2) { compound.remove(probe) } else { compound.remove(probe: probe) }
           operations += 1
           record.removed = true
           record.removedBeforeDispose = !compound.isDisposed

@@ -13,7 +13,7 @@ benchmark.addCombineLatestBenchmarks()  // B8, B8b
 benchmark.addFanOutBenchmarks()  // B9, B9b
 benchmark.addSubscribeDisposeBenchmarks()  // B10, W2b
 benchmark.addZipBenchmarks()  // B11, B11b
-benchmark.addCompoundDisposableBenchmarks()  // B12, B12b
+benchmark.addCompoundDisposableBenchmarks()  // B12, B12b, W6a, W6b
 benchmark.addForAwaitBenchmarks()  // B13 (raw AsyncStream, AsyncChannel, by-hand bridge)
 benchmark.addForAwaitInteropBenchmarks()  // B13 (signal.values, one row per buffering policy)
 benchmark.addSubscriptionMemoryBenchmarks()  // B14

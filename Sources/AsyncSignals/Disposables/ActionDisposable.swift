@@ -15,9 +15,11 @@ import Synchronization
 ///   `[RACDisposable new]`, a disposable that only records that it was disposed.
 public final class ActionDisposable: Disposable, @unchecked Sendable {
   // guarded by: `disposed` — `action` is written by `init` and afterwards touched only by the one thread whose
-  // `exchange` flips `disposed` to true.
-  private let disposed: Atomic<Bool>
-  private var action: (@Sendable () -> Void)?
+  // `exchange` flips `disposed` to true. That is also why its accesses need no dynamic exclusivity check: the
+  // initialisers are inlinable (creating one is a hot path, issue 21's W6b), and in a client module the compiler
+  // would otherwise call `swift_beginAccess` for the store in `init`.
+  @usableFromInline let disposed: Atomic<Bool>
+  @exclusivity(unchecked) @usableFromInline var action: (@Sendable () -> Void)?
 
   /// Creates a disposable that runs `action` when it is first disposed.
   ///
@@ -26,6 +28,7 @@ public final class ActionDisposable: Disposable, @unchecked Sendable {
   /// ```
   ///
   /// - Parameter action: The cleanup. It runs once, on the disposing thread, and is then released.
+  @inlinable
   public init(_ action: @escaping @Sendable () -> Void) {
     self.disposed = Atomic(false)
     self.action = action
@@ -38,6 +41,7 @@ public final class ActionDisposable: Disposable, @unchecked Sendable {
   /// flag.dispose()
   /// print(flag.isDisposed)  // true
   /// ```
+  @inlinable
   public init() {
     self.disposed = Atomic(false)
     self.action = nil
@@ -51,6 +55,7 @@ public final class ActionDisposable: Disposable, @unchecked Sendable {
   /// request.dispose()          // request cancelled
   /// print(request.isDisposed)  // true
   /// ```
+  @inlinable
   public var isDisposed: Bool {
     disposed.load(ordering: .acquiring)
   }
@@ -64,8 +69,9 @@ public final class ActionDisposable: Disposable, @unchecked Sendable {
   /// ```
   public func dispose() {
     guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-    let action = self.action
-    self.action = nil
-    action?()
+    // Moved out and unwrapped in one step, so the call borrows it: no retain and release of the closure's
+    // context around the call (`let action = self.action; action?()` costs both).
+    guard let action = self.action.take() else { return }
+    action()
   }
 }

@@ -22,6 +22,8 @@ struct DisposableBag: Sendable {
     } else if second == nil {
       second = disposable
     } else {
+      // Room for four at the first spill: growing 1, 2, 4, 8 would cost four allocations for the next eight.
+      if rest.capacity == 0 { rest.reserveCapacity(4) }
       rest.append(disposable)
     }
     return true

@@ -51,4 +51,18 @@ struct ActionDisposableTests {
     #expect(scoped.wrapped === disposable)
     #expect(scoped.asScoped() === scoped)
   }
+
+  @Test("an action that disposes its own disposable runs once and does not deadlock")
+  func reentrantDispose() {
+    let runs = Locked(0)
+    let holder = Locked<ActionDisposable?>(nil)
+    let disposable = ActionDisposable {
+      runs.increment()
+      holder.value?.dispose()
+    }
+    holder.value = disposable
+    disposable.dispose()
+    holder.value = nil
+    #expect(runs.value == 1 && disposable.isDisposed)
+  }
 }

@@ -99,4 +99,109 @@ struct CompoundDisposableTests {
       }
     }
   }
+
+  @Test("a child in two compounds: each disposes it, its action runs once; removing it from one leaves the other")
+  func childInTwoCompounds() {
+    let runs = Locked(0)
+    let child = ActionDisposable { runs.increment() }
+    let left = CompoundDisposable()
+    let right = CompoundDisposable()
+    left.add(child)
+    right.add(child)
+    left.remove(child)
+    left.dispose()
+    #expect(!child.isDisposed)
+    right.dispose()
+    #expect(child.isDisposed && runs.value == 1)
+
+    let shared = ActionDisposable { runs.increment() }
+    let first = CompoundDisposable([shared])
+    let second = CompoundDisposable([shared])
+    first.dispose()
+    second.dispose()
+    #expect(runs.value == 2)
+  }
+
+  @Test("removing after disposal does nothing; a child removed before disposal is never disposed")
+  func removeAfterDispose() {
+    let compound = CompoundDisposable()
+    let kept = ActionDisposable()
+    let removed = ActionDisposable()
+    compound.add(kept)
+    compound.add(removed)
+    compound.remove(removed)
+    compound.dispose()
+    compound.remove(kept)
+    compound.remove(removed)
+    #expect(kept.isDisposed && !removed.isDisposed)
+  }
+
+  @Test("a child re-added after removal is kept again, and added twice it is removed in one call")
+  func reAdding() {
+    let runs = Locked(0)
+    let child = ActionDisposable { runs.increment() }
+    let compound = CompoundDisposable()
+    compound.add(child)
+    compound.remove(child)
+    compound.add(child)
+    compound.dispose()
+    #expect(runs.value == 1)
+
+    let twice = ActionDisposable()
+    let other = CompoundDisposable()
+    other.add(twice)
+    other.add(twice)
+    other.remove(twice)  // every occurrence
+    other.dispose()
+    #expect(!twice.isDisposed)
+  }
+
+  @Test("past the two inline slots: children beyond them are disposed, removed and re-added like the first two")
+  func beyondTheInlineSlots() {
+    let compound = CompoundDisposable()
+    let children = (0..<10).map { _ in ActionDisposable() }
+    for child in children { compound.add(child) }
+    compound.remove(children[5])
+    compound.remove(children[9])
+    compound.add(children[9])
+    compound.dispose()
+    #expect(children.enumerated().allSatisfy { index, child in child.isDisposed == (index != 5) })
+  }
+
+  @Test("the generic and the any Disposable overloads of add and remove do the same")
+  func bothOverloads() {
+    let compound = CompoundDisposable()
+    let concrete = ActionDisposable()
+    let existential: any Disposable = ActionDisposable()
+    let optional: ActionDisposable? = ActionDisposable()
+    compound.add(concrete)  // generic
+    compound.add(existential)  // generic, the existential opened
+    compound.add(optional)  // any Disposable
+    compound.add(nil)  // any Disposable
+    compound.remove(concrete as (any Disposable)?)
+    compound.remove(optional)
+    compound.dispose()
+    #expect(!concrete.isDisposed && existential.isDisposed && optional?.isDisposed == false)
+
+    let disposed = CompoundDisposable()
+    disposed.dispose()
+    let late = ActionDisposable()
+    let lateExistential: (any Disposable)? = ActionDisposable()
+    disposed.add(late)
+    disposed.add(lateExistential)
+    #expect(late.isDisposed && lateExistential?.isDisposed == true)
+  }
+
+  @Test("disposing releases the children and their actions (guarantee 8)")
+  func releasesChildren() {
+    let tracker = LifetimeTracker()
+    let compound = CompoundDisposable()
+    for _ in 0..<5 {
+      let tracked = tracker.make()
+      compound.add(ActionDisposable { _ = tracked })
+    }
+    #expect(tracker.liveCount == 5)
+    compound.dispose()
+    #expect(tracker.liveCount == 0)
+  }
 }
