@@ -111,12 +111,17 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
   /// Ends iteration: resumes a waiting consumer with the end and disposes the subscription.
   @usableFromInline
   func cancel() {
-    guard case .cancel(let waiter, let subscription, let buffered, let closing) = state.withLock({ $0.cancelled() })
-    else { return }
-    // A source still running pauses before its next value, rather than run on into a buffer that drops it. Then
-    // the source is told to stop: before the consumer resumes (so that the loop cannot end ahead of its source), and
-    // before paused sources and suspended producers are released, so that they find their subscription disposed.
-    demand?.close(generation: closing)
+    let action = state.withLock { state -> StateMachine.CancelAction in
+      let action = state.cancelled()
+      // Under the lock, at the moment the buffer stops keeping values: a source still running pauses before its
+      // next value rather than run on into a buffer that drops it, however long this thread takes to go on.
+      if case .cancel(_, _, _, let closing) = action { demand?.close(generation: closing) }
+      return action
+    }
+    guard case .cancel(let waiter, let subscription, let buffered, _) = action else { return }
+    // Then the source is told to stop: before the consumer resumes (so that the loop cannot end ahead of its
+    // source), and before paused sources and suspended producers are released, so that they find their
+    // subscription disposed.
     subscription?.dispose()
     let resumptions = demand?.end() ?? []
     withExtendedLifetime(buffered) {}  // buffered values are released here, lock released
