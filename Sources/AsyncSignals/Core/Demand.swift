@@ -17,10 +17,11 @@ import Synchronization
 // lock, turn or executor, and cannot take part in a cycle that hangs. When the consumer ends (its loop is left,
 // its task cancelled, or the signal terminates), every registered resumption runs at once.
 //
-// The consumer opens and closes the demand after releasing its own lock, and numbers each change: a change is
-// applied only if its number is higher than the last one applied, so that the open flag follows the buffer's count
-// in order even when a close decided on the producer's thread reaches the demand after a later reopening decided
-// on the consumer's.
+// The consumer numbers each change of its demand: a change is applied only if its number is higher than the last
+// one applied, so that the open flag follows the buffer's count in order even when a close decided on the
+// producer's thread reaches the demand after a later reopening decided on the consumer's. So the consumer may open
+// and close it after releasing its own lock; only the close that ends a loop is made under that lock, in the step
+// that stops the buffer keeping values, so that no running source produces into a buffer that drops.
 
 /// The room a bounded consumer has for more values, as the sources that can pause see it (see the comment above).
 @usableFromInline
