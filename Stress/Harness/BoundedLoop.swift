@@ -80,8 +80,31 @@ struct BoundedOutcome: Sendable {
   var overflow = 0
 }
 
-/// What the scenarios over a subject check of the overflow counter: it agrees with the high-water mark.
+/// What the scenarios over a subject record and check of their loop.
 enum BoundedBuffer {
+  /// Records `seen`, the outcome of a loop that has just ended, counting this end, and signals `ended`.
+  static func record(_ seen: BoundedOutcome, in outcome: LockedBox<BoundedOutcome>, ended: Latch) {
+    outcome.withLock { total in
+      var seen = seen
+      seen.ends = total.ends + 1
+      total = seen
+    }
+    ended.signal()
+  }
+
+  /// The loop ended once, with the subject's completion (invariant `ends`), and received what the subject sent,
+  /// `expected` values in the subject's `order` (invariant `lossless`).
+  static func checkEndsLosslessly(
+    _ iteration: Iteration, _ seen: BoundedOutcome, order: [Int], expected: Int, ends: String, lossless: String
+  ) {
+    iteration.check(
+      seen.ends == 1 && seen.failure == nil, ends,
+      "the loop ended \(seen.ends) times, failure \(String(describing: seen.failure))")
+    iteration.check(
+      seen.values == order && order.count == expected, lossless,
+      "\(seen.values.count) delivered of \(order.count) sent (\(expected) expected), or out of order")
+  }
+
   static let overflowAgrees =
     "overflowCount agrees with the high-water mark: at least what the peak held beyond the bound, 0 exactly when "
     + "the buffer never went past it"

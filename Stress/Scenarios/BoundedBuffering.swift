@@ -116,11 +116,7 @@ struct BoundedBufferingRace: Scenario {
         }
         seen.highWaterMark = iterator.highWaterMark
         seen.overflow = iterator.overflowCount
-        outcome.withLock { total in
-          seen.ends = total.ends + 1
-          total = seen
-        }
-        ended.signal()
+        BoundedBuffer.record(seen, in: outcome, ended: ended)
       }
       let phaseAFinished = phaseADone.wait(for: producers, seconds: 10) && atGate.wait(for: 1, seconds: 10)
       iteration.check(
@@ -144,12 +140,8 @@ struct BoundedBufferingRace: Scenario {
     referenceSubscription.dispose()
     let order = reference.values
     let seen = outcome.value
-    iteration.check(
-      seen.ends == 1 && seen.failure == nil, Self.ends,
-      "the loop ended \(seen.ends) times, failure \(String(describing: seen.failure))")
-    iteration.check(
-      seen.values == order && order.count == sentA + sentB, Self.lossless,
-      "\(seen.values.count) delivered of \(order.count) sent (\(sentA + sentB) expected), or out of order")
+    BoundedBuffer.checkEndsLosslessly(
+      iteration, seen, order: order, expected: sentA + sentB, ends: Self.ends, lossless: Self.lossless)
     let (held, before, after) = counts.value
     guard held else { return }
     let buffered = sentA - gateAfter  // C₁

@@ -99,12 +99,7 @@ struct BoundedConsumerQueueRace: Scenario {
       }
       Task.detached {
         let seen = await consume(on: consumer, loop, seed: consumerSeed)
-        outcome.withLock { total in
-          var seen = seen
-          seen.ends = total.ends + 1
-          total = seen
-        }
-        ended.signal()
+        BoundedBuffer.record(seen, in: outcome, ended: ended)
       }
       iteration.check(
         producersDone.wait(for: producers, seconds: 10), Self.returns,
@@ -115,12 +110,8 @@ struct BoundedConsumerQueueRace: Scenario {
     referenceSubscription.dispose()
     let order = reference.values
     let seen = outcome.value
-    iteration.check(
-      seen.ends == 1 && seen.failure == nil, Self.ends,
-      "the loop ended \(seen.ends) times, failure \(String(describing: seen.failure))")
-    iteration.check(
-      seen.values == order && order.count == sent.value, Self.lossless,
-      "\(seen.values.count) delivered of \(order.count) sent (\(sent.value) expected), or out of order")
+    BoundedBuffer.checkEndsLosslessly(
+      iteration, seen, order: order, expected: sent.value, ends: Self.ends, lossless: Self.lossless)
     BoundedBuffer.checkOverflow(iteration, seen, limit: limit)
     Self.figures.withLock { figures in
       figures.highWaterMark[shape] = max(figures.highWaterMark[shape], seen.highWaterMark)

@@ -115,11 +115,7 @@ struct BoundedEchoRace: Scenario {
         }
         seen.highWaterMark = iterator.highWaterMark
         seen.overflow = iterator.overflowCount
-        outcome.withLock { total in
-          seen.ends = total.ends + 1
-          total = seen
-        }
-        ended.signal()
+        BoundedBuffer.record(seen, in: outcome, ended: ended)
       }
       let returned = producersDone.wait(for: producers, seconds: 10)
       let allEchoed = echoed.wait(for: 1, seconds: 10)
@@ -134,13 +130,8 @@ struct BoundedEchoRace: Scenario {
     referenceSubscription.dispose()
     let order = reference.values
     let seen = outcome.value
-    iteration.check(
-      seen.ends == 1 && seen.failure == nil, Self.ends,
-      "the loop ended \(seen.ends) times, failure \(String(describing: seen.failure))")
-    iteration.check(
-      seen.values == order && order.count == 2 * total, Self.lossless,
-      "\(seen.values.count) delivered of \(order.count) sent (\(2 * total) expected: \(total) and their echoes), "
-        + "or out of order")
+    BoundedBuffer.checkEndsLosslessly(
+      iteration, seen, order: order, expected: 2 * total, ends: Self.ends, lossless: Self.lossless)
     BoundedBuffer.checkOverflow(iteration, seen, limit: limit)
     let shape = fromWalks ? 1 : 0
     Self.figures.withLock { figures in
