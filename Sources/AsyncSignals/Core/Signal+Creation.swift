@@ -195,19 +195,12 @@ final class ReturnSignal<Value: Sendable, Failure: Error>: Signal<Value, Failure
   }
 
   override func attach(_ observer: Observer<Value, Failure>) -> any Disposable {
-    if CurrentScheduler.isSet {
-      if observer.sendNext(value) == .proceed { _ = observer.sendCompleted() }
-      return DisposedDisposable.shared
-    }
-    if CurrentScheduler.isInTask {
-      // As `subscribeAtOnce` does for every other body: in a task, the subscription scheduler is current.
-      let value = self.value
-      CurrentScheduler.perform(as: SubscriptionScheduler.shared) {
-        if observer.sendNext(value) == .proceed { _ = observer.sendCompleted() }
-      }
-      return DisposedDisposable.shared
-    }
     let value = self.value
+    // At once where a body would run at once, with the subscription scheduler current in a task (guarantee 5).
+    let sent: Void? = CurrentScheduler.subscribeAtOnce {
+      if observer.sendNext(value) == .proceed { _ = observer.sendCompleted() }
+    }
+    if sent != nil { return DisposedDisposable.shared }
     return SynchronousSignal { observer in
       if observer.sendNext(value) == .proceed { _ = observer.sendCompleted() }
     }.attach(observer)

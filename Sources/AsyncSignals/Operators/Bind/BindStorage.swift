@@ -118,12 +118,8 @@ final class BindStorage<Value: Sendable, Output: Sendable, Failure: Error>: Disp
       // inner subscription would deliver it, without making one (`flattenMap { .return(…) }` is common). Open or
       // not is read after the delivery, as below after `attach`: a downstream that stopped at this value stops
       // the source at it (`update` answers from before its delivery).
-      if CurrentScheduler.isSet {
-        state.update { $0.outbox.send(.next(value)) }
-      } else {
-        // In a task, where the inner's subscription would have made the subscription scheduler current.
-        _ = CurrentScheduler.perform(as: SubscriptionScheduler.shared) { state.update { $0.outbox.send(.next(value)) } }
-      }
+      // Delivered as the inner's subscription would have: in a task, with the subscription scheduler current.
+      _ = CurrentScheduler.subscribeAtOnce { state.update { $0.outbox.send(.next(value)) } }
       return !state.isClosed
     }
     let inner = InnerRecord(storage: self)
