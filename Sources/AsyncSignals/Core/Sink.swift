@@ -38,6 +38,15 @@ import Musl
 // and the observer is dropped only at depth zero: by the outermost delivery once its call has returned, or by
 // `releaseObserver` when no delivery is in progress. Calls stay impossible after the end, as before: every
 // delivery checks `terminated` and `disposed` first.
+//
+// Sinks of a subject. A subject delivers every event inside a turn of its own recursive lock (see
+// Subjects/SubjectStorage.swift), which already serialises the deliveries to each of its sinks, so its sinks do
+// not take their delivery lock (`deliversInOwnersTurn`): the turn lock guards `observer`, `depth` and
+// `terminated` instead, and a send costs one lock round trip rather than one per subscriber. The release
+// protocol above then runs on the turn lock, in the subject: a disposed sink hands itself to the subject
+// (`sinkDidDispose`), which drops the observer at once if its turn lock is free (a `tryLock`, which also
+// succeeds on the thread of a callback, where `depth` protects the observer still being called), and
+// otherwise leaves it to the thread in its turn, which looks for such sinks after unlocking.
 
 /// Everything a sink guards, in one allocation at a stable address: the locks and the state they guard.
 /// Not generic: the delivery path never needs generic metadata (see Core/Observer.swift).
@@ -67,6 +76,7 @@ struct SinkState {
 }
 
 /// A sink's observer, immutable in a class of its own so that delivery can call it without retaining it.
+@usableFromInline
 final class ObserverBox: Sendable {
   let raw: RawObserver
 
@@ -85,17 +95,22 @@ protocol SinkOwner: AnyObject, Sendable {
 /// The untyped part of a sink: all of its state and its whole delivery algorithm.
 @usableFromInline
 class SinkCore: Disposable, @unchecked Sendable {
-  // guarded by: the locks inside `state` — `observer`, `depth` and `terminated` by the delivery lock, `children`
-  // by the children lock — and the `disposed` atomic; see the comment at the top of this file. `state`,
-  // `disposed` and `owner` are `let`s.
+  // guarded by: the locks inside `state` — `observer`, `depth` and `terminated` by the delivery lock (the owner's
+  // turn lock instead when `deliversInOwnersTurn`), `children` by the children lock — and the `disposed` atomic;
+  // see the comment at the top of this file. `state`, `disposed`, `owner` and `deliversInOwnersTurn` are `let`s.
   @usableFromInline let state: UnsafeMutablePointer<SinkState>
   /// Set once, by the first `dispose()`; read lock-free on every delivery.
   @usableFromInline let disposed = Atomic<Bool>(false)
   /// Told when the sink is disposed, so that it stops keeping it.
   weak let owner: (any SinkOwner)?
+  /// Whether the owner delivers to this sink under a lock of its own (a subject's turn) rather than through
+  /// this sink's delivery lock; see "Sinks of a subject" at the top of this file.
+  @usableFromInline let deliversInOwnersTurn: Bool
 
+  /// `owner`: the subject whose sink this is, which delivers to it in its own turn; `nil` for a `create` body's.
   init(_ observer: @escaping RawObserver, owner: (any SinkOwner)?) {
     self.owner = owner
+    deliversInOwnersTurn = owner != nil
     state = .allocate(capacity: 1)
     state.initialize(to: SinkState(observer: observer))
     RecursiveLockPrimitive.setUp(&state.pointee.delivery)
@@ -133,6 +148,34 @@ class SinkCore: Disposable, @unchecked Sendable {
   ) {
     RecursiveLockPrimitive.lock(&state.pointee.delivery)
     defer { RecursiveLockPrimitive.unlock(&state.pointee.delivery) }
+    return deliverSerialised(kind, payload)
+  }
+
+  /// Delivers an event for an owner that holds the lock serialising this sink's deliveries (a subject's turn
+  /// lock); ends the subscription after a terminal event or a `.stop`. The owner's lock stands in for the
+  /// delivery lock, so a disposal from another thread leaves the observer to the owner (`sinkDidDispose`).
+  @usableFromInline
+  final func deliverInOwnersTurn(_ kind: EventKind, _ payload: UnsafeRawPointer?) {
+    let (ended, released) = deliverSerialised(kind, payload)
+    released?.release()
+    if ended { dispose() }
+  }
+
+  /// Drops the observer unless a delivery to it is in progress on this thread, in which case the outermost one
+  /// drops it. Called by the owner under the lock serialising this sink's deliveries; returns the observer to
+  /// release once that lock is released.
+  @usableFromInline
+  final func takeObserverInOwnersTurn() -> Unmanaged<ObserverBox>? {
+    guard state.pointee.depth == 0 else { return nil }
+    defer { state.pointee.observer = nil }
+    return state.pointee.observer
+  }
+
+  /// The delivery algorithm, under whichever lock serialises this sink (its own, or its owner's turn).
+  @inline(__always)
+  private final func deliverSerialised(_ kind: EventKind, _ payload: UnsafeRawPointer?) -> (
+    ended: Bool, released: Unmanaged<ObserverBox>?
+  ) {
     guard !state.pointee.terminated, !disposed.load(ordering: .acquiring),
       let observer = state.pointee.observer
     else { return (false, nil) }
@@ -187,8 +230,17 @@ class SinkCore: Disposable, @unchecked Sendable {
     state.pointee.children = bag
     LockPrimitive.unlock(&state.pointee.childrenLock)
     children.disposeAll()
-    releaseObserver()
-    owner?.sinkDidDispose(self)
+    if !deliversInOwnersTurn {
+      releaseObserver()
+      owner?.sinkDidDispose(self)
+    } else if let owner {
+      // The owner releases the observer under its turn lock, now or when the turn in progress ends.
+      owner.sinkDidDispose(self)
+    } else {
+      // The owner is gone, and with it every delivery: only a call on the owner can deliver.
+      state.pointee.observer?.release()
+      state.pointee.observer = nil
+    }
   }
 
   /// Forgets a child without disposing it (it has been disposed elsewhere).

@@ -4,10 +4,25 @@
 /// Removal leaves a hole that is compacted away once holes outnumber members, so attaching and detaching
 /// 100 000 subscribers takes linear time and delivery order stays the subscription order. Each sink records
 /// its index (`SinkState.ownerIndex`); the list is always kept inside its owner's lock.
+///
+/// The list also journals its changes for the subject's `SinkMirror`, the copy that delivery reads without this
+/// lock: each change as an index and what is now there, or the whole list when it is short, once the journal would
+/// grow as long as the list, or after a compaction. So the journal never outgrows the list.
 @usableFromInline
 struct SubscriberList: Sendable {
   @usableFromInline private(set) var slots: ContiguousArray<SinkCore?> = []
   private var holes = 0
+  /// The changes since the mirror last caught up, unless `rebuilt`.
+  private var journal = ContiguousArray<Change>()
+  /// Whether the mirror must copy the whole list: the journal was dropped.
+  private var rebuilt = false
+
+  /// One change: the slot at `index` (one past the end: appended) now holds `sink`.
+  @usableFromInline
+  struct Change: Sendable {
+    let index: Int
+    let sink: SinkCore?
+  }
 
   @usableFromInline
   init() {}
@@ -18,17 +33,22 @@ struct SubscriberList: Sendable {
   @usableFromInline
   mutating func append(_ sink: SinkCore) {
     sink.state.pointee.ownerIndex = slots.count
+    record(Change(index: slots.count, sink: sink))
     slots.append(sink)
   }
 
+  /// Removes `sink`; `false` if it was not in the list.
   @usableFromInline
-  mutating func remove(_ sink: SinkCore) {
+  @discardableResult
+  mutating func remove(_ sink: SinkCore) -> Bool {
     let index = sink.state.pointee.ownerIndex
-    guard index >= 0, index < slots.count, slots[index] === sink else { return }
+    guard index >= 0, index < slots.count, slots[index] === sink else { return false }
     slots[index] = nil
     sink.state.pointee.ownerIndex = -1
+    record(Change(index: index, sink: nil))
     holes += 1
     if holes > 16 && holes * 2 > slots.count { compact() }
+    return true
   }
 
   /// Removes every sink and returns them, for a terminal event.
@@ -37,9 +57,37 @@ struct SubscriberList: Sendable {
     defer {
       slots = []
       holes = 0
+      dropJournal()
     }
     for case let sink? in slots { sink.state.pointee.ownerIndex = -1 }
     return slots
+  }
+
+  /// Brings `mirror` up to date with the list and empties the journal.
+  @usableFromInline
+  mutating func update(_ mirror: inout SinkMirror) {
+    if rebuilt {
+      mirror.replaceAll(with: slots)
+      rebuilt = false
+    } else {
+      for change in journal { mirror.set(change.index, change.sink) }
+      journal.removeAll(keepingCapacity: true)
+    }
+  }
+
+  private mutating func record(_ change: Change) {
+    guard !rebuilt else { return }
+    // A short list is cheaper to copy than to journal (no journal to allocate).
+    if slots.count < 16 || journal.count >= slots.count {
+      dropJournal()
+    } else {
+      journal.append(change)
+    }
+  }
+
+  private mutating func dropJournal() {
+    rebuilt = true
+    journal = []
   }
 
   private mutating func compact() {
@@ -51,5 +99,78 @@ struct SubscriberList: Sendable {
     }
     slots = compacted
     holes = 0
+    dropJournal()
+  }
+}
+
+/// A subject's copy of its `SubscriberList`, for delivery: read by the thread in the subject's turn without
+/// taking the subject's state lock, and brought up to date (under both) only when the list has changed.
+///
+/// Raw memory holding a retained reference per sink, so that a delivery walks it with no retain or release per
+/// sink and none for the buffer. Not `Sendable`: it lives in the subject's turn, guarded by the turn lock.
+@usableFromInline
+struct SinkMirror {
+  @usableFromInline private(set) var base: UnsafeMutablePointer<Unmanaged<SinkCore>?>?
+  @usableFromInline private(set) var count = 0
+  private var capacity = 0
+
+  @usableFromInline
+  init() {}
+
+  /// Calls `body` with every sink, in subscription order.
+  @inlinable
+  func forEachSink(_ body: (SinkCore) -> Void) {
+    guard let base else { return }
+    for index in 0..<count {
+      if let sink = base[index] { sink._withUnsafeGuaranteedRef(body) }
+    }
+  }
+
+  /// Makes the slot at `index` hold `sink`; `index == count` appends.
+  mutating func set(_ index: Int, _ sink: SinkCore?) {
+    if index == count {
+      reserve(count + 1)
+      (base! + index).initialize(to: sink.map { .passRetained($0) })
+      count += 1
+    } else {
+      base![index]?.release()
+      base![index] = sink.map { .passRetained($0) }
+    }
+  }
+
+  /// Makes the mirror a copy of `slots`.
+  mutating func replaceAll(with slots: ContiguousArray<SinkCore?>) {
+    removeAll()
+    reserve(slots.count)
+    for sink in slots { set(count, sink) }
+  }
+
+  /// Releases every sink; keeps the memory.
+  @usableFromInline
+  mutating func removeAll() {
+    guard let base else { return }
+    for index in 0..<count { base[index]?.release() }
+    base.deinitialize(count: count)
+    count = 0
+  }
+
+  /// Releases every sink and the memory (the subject's `deinit`).
+  mutating func deallocate() {
+    removeAll()
+    base?.deallocate()
+    base = nil
+    capacity = 0
+  }
+
+  private mutating func reserve(_ minimum: Int) {
+    guard minimum > capacity else { return }
+    let newCapacity = Swift.max(minimum, capacity * 2, 4)
+    let newBase = UnsafeMutablePointer<Unmanaged<SinkCore>?>.allocate(capacity: newCapacity)
+    if let base {
+      newBase.moveInitialize(from: base, count: count)
+      base.deallocate()
+    }
+    base = newBase
+    capacity = newCapacity
   }
 }

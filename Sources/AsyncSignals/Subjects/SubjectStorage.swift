@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -13,8 +15,10 @@ import Musl
 // - The STATE lock (`state`, a `LockedState`) guards the decisions: the replay buffer, the terminal event, the
 //   list of subscribers and the subscriptions the subject made as a subscriber. It is held only to decide, never
 //   while calling out (STYLE.md).
-// - The DELIVERY lock (the recursive mutex in `turn`) is the one lock held while subscriber callbacks run. It is
-//   what makes live order equal replay order: recording a value in the buffer and delivering it to the current
+// - The DELIVERY lock (the recursive mutex in `turn`) is the one lock held while subscriber callbacks run, and the
+//   only one a send takes on a plain subject. It serialises the deliveries to every sink, so the sinks take no
+//   lock of their own (see "Sinks of a subject" in Core/Sink.swift). It is what makes live order equal replay
+//   order: recording a value in the buffer and delivering it to the current
 //   subscribers happen in one turn of the delivery lock, and so does a subscriber's replay, so no value can be
 //   recorded between a subscriber's replay and its first live value, and every subscriber receives the values
 //   in the order they were recorded. A sender on another thread waits while a turn is in progress, as RAC's
@@ -27,8 +31,17 @@ import Musl
 //   `pending` and delivered, to every subscriber, when the value in progress has reached them all.
 // - A subscription from inside a turn takes its replay at once, nested: the buffer then holds everything
 //   processed so far, and the subscriber is in the list for every queued value, so it sees each value once.
-// - Disposal never takes the delivery lock (see `Sink`): the subscriber is removed under the state lock and its
-//   sink ignores anything sent afterwards.
+// - Disposal never waits for the delivery lock (see `Sink`): the subscriber is removed under the state lock and
+//   its sink ignores anything sent afterwards. Its observer is dropped under the delivery lock if that is free
+//   (`tryLock`), and otherwise left in `orphans` for the thread in its turn, which sweeps them after unlocking
+//   (`needsSweep` is set before the `tryLock`, and checked after every outermost unlock).
+//
+// The subscribers a send walks are the turn's `mirror`, not the state's list, so a send on a plain subject takes
+// no state lock: the list journals its changes (`SubscriberList`) and raises `listChanged`, both under the state
+// lock, and a send that finds the flag raised applies the journal to the mirror, under both locks, before it
+// delivers. A subscription whose `subscribe` has returned is therefore in the mirror of every later send. The
+// mirror is changed only there, at the start of an event, never while a delivery walks it: an event sent from a
+// callback is queued, not delivered nested.
 //
 // A subject without a buffer (`capacity == 0`) does not take the delivery lock to attach a subscriber: there
 // is nothing to replay except a terminal event, which is a subscriber's only event.
@@ -50,16 +63,18 @@ struct SubjectState<Value: Sendable, Failure: Error>: Sendable {
     self.capacity = capacity
   }
 
-  /// Records `value`, trimming the buffer BEFORE delivery, and returns the subscribers to deliver it to; `nil`
-  /// once terminated.
+  /// Sinks disposed while another thread was in a turn, whose observers that thread drops when it unlocks.
+  @usableFromInline var orphans = ContiguousArray<SinkCore>()
+
+  /// Records `value`, trimming the buffer BEFORE delivery; `false` once terminated.
   @inlinable
-  mutating func receivedValue(_ value: Value) -> ContiguousArray<SinkCore?>? {
-    guard terminal == nil else { return nil }
+  mutating func receivedValue(_ value: Value) -> Bool {
+    guard terminal == nil else { return false }
     if capacity > 0 {
       buffer.append(value)
       if buffer.count > capacity { _ = buffer.popFirst() }
     }
-    return subscribers.slots
+    return true
   }
 
   /// Records the terminal event; returns the subscribers to deliver it to and the upstream to dispose, or
@@ -114,6 +129,8 @@ struct SubjectTurn<Value, Failure: Error> {
   @usableFromInline var isDelivering = false
   /// Events sent from inside a turn, delivered when the event in progress has reached every subscriber.
   @usableFromInline var pending = Ring<Event<Value, Failure>>()
+  /// The subscribers that delivery walks: the state's list as of the latest event (see the top of this file).
+  @usableFromInline var mirror = SinkMirror()
   /// Upstream subscriptions to dispose once the turn is over and `lock` is released.
   @usableFromInline var teardown: DisposableBag.Children?
 
@@ -127,9 +144,14 @@ struct SubjectTurn<Value, Failure: Error> {
 /// code in the caller's module.
 @usableFromInline
 final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @unchecked Sendable {
-  // guarded by: `state` (its own lock) for the decisions; the recursive lock inside `turn` for the rest of `turn`.
-  // All stored properties are `let`s.
+  // guarded by: `state` (its own lock) for the decisions; the recursive lock inside `turn` for the rest of `turn`;
+  // `listChanged` and `needsSweep` are atomics. All stored properties are `let`s.
   @usableFromInline let state: LockedState<SubjectState<Value, Failure>>
+  /// Whether the state's list has changed since the mirror last caught up. Raised and lowered under `state`'s lock;
+  /// read by a send without it.
+  @usableFromInline let listChanged = Atomic<Bool>(false)
+  /// Whether `orphans` may hold sinks whose observers are still to be dropped.
+  @usableFromInline let needsSweep = Atomic<Bool>(false)
   /// The delivery lock and its bookkeeping; see `SubjectTurn`.
   @usableFromInline let turn: UnsafeMutablePointer<SubjectTurn<Value, Failure>>
   /// The number of values kept for replay (0: none).
@@ -149,6 +171,7 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
   }
 
   deinit {
+    turn.pointee.mirror.deallocate()
     RecursiveLockPrimitive.tearDown(&turn.pointee.lock)
     turn.deinitialize(count: 1)
     turn.deallocate()
@@ -183,20 +206,75 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
   @usableFromInline
   func start(_ sink: Sink<Value, Failure>) {
     if capacity == 0 {
-      // Nothing to replay but a terminal event, which is this subscriber's only event: no turn needed.
-      if let terminal = state.withLock({ $0.attached(sink) }).terminal { sink.send(terminal) }
+      // Nothing to replay but a terminal event, which is this subscriber's only event: no turn needed to attach.
+      if let terminal = attached(sink).terminal { inTurn { deliver(terminal, to: sink) } }
       return
     }
     inTurn {
-      let replay = state.withLock { $0.attached(sink) }
-      for value in replay.values { sink.sendNext(value) }
-      if let terminal = replay.terminal { sink.send(terminal) }
+      let replay = attached(sink)
+      for value in replay.values { deliver(.next(value), to: sink) }
+      if let terminal = replay.terminal { deliver(terminal, to: sink) }
+    }
+  }
+
+  private func attached(_ sink: Sink<Value, Failure>) -> SubjectState<Value, Failure>.Replay {
+    state.withLock { state in
+      let replay = state.attached(sink)
+      if replay.terminal == nil { listChanged.store(true, ordering: .relaxed) }
+      return replay
+    }
+  }
+
+  /// Delivers a replayed event to one sink, in a turn.
+  private func deliver(_ event: Event<Value, Failure>, to sink: SinkCore) {
+    switch event {
+    case .next(let value): withUnsafePointer(to: value) { sink.deliverInOwnersTurn(.next, UnsafeRawPointer($0)) }
+    case .error(let error): withUnsafePointer(to: error) { sink.deliverInOwnersTurn(.error, UnsafeRawPointer($0)) }
+    case .completed: sink.deliverInOwnersTurn(.completed, nil)
     }
   }
 
   @usableFromInline
   func sinkDidDispose(_ sink: SinkCore) {
-    state.withLock { $0.subscribers.remove(sink) }
+    state.withLock { state in
+      if state.subscribers.remove(sink) { listChanged.store(true, ordering: .relaxed) }
+    }
+    if RecursiveLockPrimitive.tryLock(&turn.pointee.lock) {
+      // No turn on another thread: drop the observer now (unless a callback below us on this thread is calling it).
+      let observer = sink.takeObserverInOwnersTurn()
+      unlockTurn()
+      observer?.release()
+      return
+    }
+    // Another thread is in a turn and may be calling the observer: leave it to that thread (see the top of this file).
+    state.withLock { $0.orphans.append(sink) }
+    needsSweep.store(true, ordering: .sequentiallyConsistent)
+    sweep()
+  }
+
+  /// Drops the observers of the orphaned sinks, unless another thread is in a turn: that thread sweeps when it
+  /// unlocks.
+  @usableFromInline
+  func sweep() {
+    while needsSweep.load(ordering: .sequentiallyConsistent) {
+      guard RecursiveLockPrimitive.tryLock(&turn.pointee.lock) else { return }
+      needsSweep.store(false, ordering: .sequentiallyConsistent)
+      let orphans = state.withLock { state in
+        defer { state.orphans = [] }
+        return state.orphans
+      }
+      let observers = orphans.compactMap { $0.takeObserverInOwnersTurn() }
+      RecursiveLockPrimitive.unlock(&turn.pointee.lock)
+      // Freed after unlocking: whatever an observer captured may call out from its deinitialiser.
+      for observer in observers { observer.release() }
+    }
+  }
+
+  /// Releases the turn lock from its outermost holder, then sweeps what a disposal left to it.
+  @inlinable
+  func unlockTurn() {
+    RecursiveLockPrimitive.unlock(&turn.pointee.lock)
+    if needsSweep.load(ordering: .sequentiallyConsistent) { sweep() }
   }
 
   // MARK: Sending
@@ -250,7 +328,7 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
     turn.pointee.isDelivering = false
     let upstream = turn.pointee.teardown
     turn.pointee.teardown = nil
-    RecursiveLockPrimitive.unlock(&turn.pointee.lock)
+    unlockTurn()
     upstream?.disposeAll()
   }
 
@@ -259,21 +337,36 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
   func process(_ event: Event<Value, Failure>) {
     switch event {
     case .next(let value):
-      guard let sinks = state.withLock({ $0.receivedValue(value) }) else { return }
+      // A plain subject takes the state lock only when its list has changed; a replaying one, to record.
+      if capacity > 0 || listChanged.load(ordering: .acquiring) {
+        guard state.withLock({ state in catchUp(&state) && state.receivedValue(value) }) else { return }
+      }
       withUnsafePointer(to: value) { payload in
-        for case let sink? in sinks { sink.deliver(.next, UnsafeRawPointer(payload)) }
+        turn.pointee.mirror.forEachSink { $0.deliverInOwnersTurn(.next, UnsafeRawPointer(payload)) }
       }
     case .error(let error):
       guard let (sinks, upstream) = state.withLock({ $0.receivedTerminal(event) }) else { return }
       turn.pointee.teardown = upstream
       withUnsafePointer(to: error) { payload in
-        for case let sink? in sinks { sink.deliver(.error, UnsafeRawPointer(payload)) }
+        for case let sink? in sinks { sink.deliverInOwnersTurn(.error, UnsafeRawPointer(payload)) }
       }
+      turn.pointee.mirror.removeAll()
     case .completed:
       guard let (sinks, upstream) = state.withLock({ $0.receivedTerminal(event) }) else { return }
       turn.pointee.teardown = upstream
-      for case let sink? in sinks { sink.deliver(.completed, nil) }
+      for case let sink? in sinks { sink.deliverInOwnersTurn(.completed, nil) }
+      turn.pointee.mirror.removeAll()
     }
+  }
+
+  /// Brings the mirror up to date if the list has changed. Under both locks; always `true` (for `&&`).
+  @inlinable
+  func catchUp(_ state: inout SubjectState<Value, Failure>) -> Bool {
+    if listChanged.load(ordering: .relaxed) {
+      listChanged.store(false, ordering: .relaxed)
+      state.subscribers.update(&turn.pointee.mirror)
+    }
+    return true
   }
 }
 

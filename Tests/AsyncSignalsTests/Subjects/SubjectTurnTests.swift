@@ -1,0 +1,239 @@
+import Dispatch
+import Foundation
+import Testing
+
+@testable import AsyncSignals
+
+/// A subject delivers every event inside one turn of its own lock, and its subscribers take no lock of their own
+/// (see Subjects/SubjectStorage.swift). These are the cases that arrangement has to get right: a disposal that
+/// meets a turn on another thread, a callback that disposes a subscriber in the middle of a delivery, and a
+/// subscription made while another thread is in a turn. Each observer captures a `Tracked` object, so that a
+/// test sees when the subscription lets go of its closure (guarantee 8) while its disposable is still held.
+@Suite("Subject turns: disposal and subscription around a delivery in progress")
+struct SubjectTurnTests {
+  /// Runs `body` on a thread of its own; the returned semaphore is signalled when it has returned.
+  private func onThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+      body()
+      done.signal()
+    }.start()
+    return done
+  }
+
+  /// A plain subject (capacity 0) or a replay subject, whose send also takes the state lock to record.
+  private static func makeSubject(capacity: Int) -> Subject<Int, Never> {
+    capacity == 0 ? Subject() : ReplaySubject(capacity: capacity)
+  }
+
+  @Test(
+    "disposed from another thread during a send: nothing more arrives, and the observer is released when that send ends",
+    arguments: [0, 1, 4])
+  func disposalDuringAnotherThreadsTurn(capacity: Int) {
+    let subject = Self.makeSubject(capacity: capacity)
+    let tracker = LifetimeTracker()
+    let entered = DispatchSemaphore(value: 0)
+    let resume = DispatchSemaphore(value: 0)
+    let blocker = subject.subscribeNext { value in
+      if value == 1 {
+        entered.signal()
+        resume.wait()
+      }
+    }
+    let received = Locked<[Int]>([])
+    let disposable = subscribe(subject, tracking: tracker.make(), into: received)
+    let sent = onThread { subject.sendNext(1) }
+    entered.wait()
+    // The sending thread is in the subject's turn, blocked in the first subscriber's callback.
+    disposable.dispose()
+    // The hand-off is exercised: the observer may still be called by the thread in the turn, so it stays.
+    #expect(tracker.liveCount == 1)
+    resume.signal()
+    sent.wait()
+    #expect(received.value == [])
+    #expect(tracker.liveCount == 0, "released by the thread in the turn, though the disposable is still held")
+    subject.sendNext(2)
+    #expect(received.value == [])
+    withExtendedLifetime((blocker, disposable)) {}
+  }
+
+  @Test(
+    "disposed from another thread between two sends of a turn: the first arrives, the second does not",
+    arguments: [0, 4])
+  func disposalBetweenQueuedSends(capacity: Int) {
+    let subject = Self.makeSubject(capacity: capacity)
+    let tracker = LifetimeTracker()
+    let entered = DispatchSemaphore(value: 0)
+    let resume = DispatchSemaphore(value: 0)
+    let received = Locked<[Int]>([])
+    let disposable = subscribe(subject, tracking: tracker.make(), into: received)
+    let blocker = subject.subscribeNext { value in
+      if value == 1 {
+        subject.sendNext(2)  // queued behind 1 (guarantee 6), delivered in the same turn
+        entered.signal()
+        resume.wait()
+      }
+    }
+    let sent = onThread { subject.sendNext(1) }
+    entered.wait()
+    disposable.dispose()
+    resume.signal()
+    sent.wait()
+    #expect(received.value == [1])
+    #expect(tracker.liveCount == 0)
+    withExtendedLifetime((blocker, disposable)) {}
+  }
+
+  @Test("a callback that disposes a later subscriber: it gets nothing of the value in progress, and lets go at once")
+  func callbackDisposesLaterSubscriber() {
+    let subject = Subject<Int, Never>()
+    let tracker = LifetimeTracker()
+    let later = Locked<(any Disposable)?>(nil)
+    let liveAfterDispose = Locked<Int?>(nil)
+    let first = subject.subscribeNext { value in
+      guard value == 1 else { return }
+      later.value?.dispose()
+      liveAfterDispose.value = tracker.liveCount
+    }
+    let received = Locked<[Int]>([])
+    later.value = subscribe(subject, tracking: tracker.make(), into: received)
+    subject.sendNext(1)
+    subject.sendNext(2)
+    #expect(received.value == [])
+    #expect(liveAfterDispose.value == 0, "not being called, so released inside the callback that disposed it")
+    withExtendedLifetime(first) {}
+  }
+
+  @Test("a callback that disposes an earlier subscriber: it keeps what it had, gets nothing more, and lets go at once")
+  func callbackDisposesEarlierSubscriber() {
+    let subject = Subject<Int, Never>()
+    let tracker = LifetimeTracker()
+    let received = Locked<[Int]>([])
+    let earlier = subscribe(subject, tracking: tracker.make(), into: received)
+    let liveAfterDispose = Locked<Int?>(nil)
+    let second = subject.subscribeNext { value in
+      guard value == 1 else { return }
+      earlier.dispose()
+      liveAfterDispose.value = tracker.liveCount
+    }
+    subject.sendNext(1)
+    subject.sendNext(2)
+    #expect(received.value == [1])
+    #expect(liveAfterDispose.value == 0)
+    withExtendedLifetime((earlier, second)) {}
+  }
+
+  @Test("a callback that disposes its own subscription keeps its captures until it returns, then lets go")
+  func callbackDisposesItself() {
+    let subject = Subject<Int, Never>()
+    let tracker = LifetimeTracker()
+    let own = Locked<(any Disposable)?>(nil)
+    let seenAfterDispose = Locked<[Int]>([])
+    func subscribe(capturing tracked: Tracked) -> any Disposable {
+      subject.subscribeNext { [tracked] _ in
+        own.value?.dispose()
+        // Still running: the captures must still be alive (a use after free here is what AddressSanitizer finds).
+        withExtendedLifetime(tracked) { seenAfterDispose.append(tracker.liveCount) }
+      }
+    }
+    own.value = subscribe(capturing: tracker.make())
+    subject.sendNext(1)
+    subject.sendNext(2)
+    #expect(seenAfterDispose.value == [1])
+    #expect(tracker.liveCount == 0)
+    withExtendedLifetime(own) {}
+  }
+
+  @Test("subscribed from another thread during a send: gets the next send, not the one in progress")
+  func subscriptionDuringAnotherThreadsTurn() {
+    let subject = Subject<Int, Never>()
+    let entered = DispatchSemaphore(value: 0)
+    let resume = DispatchSemaphore(value: 0)
+    let blocker = subject.subscribeNext { value in
+      if value == 1 {
+        entered.signal()
+        resume.wait()
+      }
+    }
+    let sent = onThread { subject.sendNext(1) }
+    entered.wait()
+    // A plain subject attaches without waiting for the turn in progress.
+    let received = Locked<[Int]>([])
+    let late = subject.subscribeNext { received.append($0) }
+    resume.signal()
+    sent.wait()
+    subject.sendNext(2)
+    #expect(received.value == [2])
+    withExtendedLifetime((blocker, late)) {}
+  }
+
+  @Test("a subscription made from a callback gets the values queued behind the one in progress")
+  func subscriptionFromCallbackGetsQueuedValues() {
+    let subject = Subject<Int, Never>()
+    let received = Locked<[Int]>([])
+    let late = Locked<(any Disposable)?>(nil)
+    let first = subject.subscribeNext { value in
+      guard value == 1 else { return }
+      subject.sendNext(2)
+      late.value = subject.subscribeNext { received.append($0) }
+      subject.sendNext(3)
+    }
+    subject.sendNext(1)
+    #expect(received.value == [2, 3])
+    withExtendedLifetime((first, late)) {}
+  }
+
+  @Test(
+    "after any mix of subscriptions and disposals between sends, each send reaches the live subscribers once, in order",
+    arguments: [0, 1])
+  func deliveryFollowsTheList(capacity: Int) {
+    // A seeded walk through subscribe / dispose / send, against a model: covers the list's journal, its
+    // compaction and the copies it makes once the journal would outgrow it. Subscribers get no replay here:
+    // `log` is cleared before each send.
+    var random = SplitMix(seed: 21)
+    let subject = Self.makeSubject(capacity: capacity)
+    let log = Locked<[(id: Int, value: Int)]>([])
+    var live: [(id: Int, disposable: any Disposable)] = []
+    var nextID = 0
+    for value in 0..<400 {
+      let subscribes = Int(random.next() % 40)
+      for _ in 0..<subscribes {
+        let id = nextID
+        nextID += 1
+        live.append((id, subject.subscribeNext { log.append((id, $0)) }))
+      }
+      let disposals = live.isEmpty ? 0 : Int(random.next() % UInt64(live.count + 1))
+      for _ in 0..<disposals {
+        let index = Int(random.next() % UInt64(live.count))
+        live.remove(at: index).disposable.dispose()
+      }
+      log.value = []
+      subject.sendNext(value)
+      #expect(log.value.map(\.id) == live.map(\.id), "send \(value)")
+      #expect(log.value.allSatisfy { $0.value == value })
+    }
+    #expect(subject.subscriberCount == live.count)
+  }
+
+  /// Subscribes a recorder whose closure captures `tracked`; the test keeps no other reference to it.
+  private func subscribe(
+    _ subject: Subject<Int, Never>, tracking tracked: Tracked, into received: Locked<[Int]>
+  ) -> any Disposable {
+    subject.subscribeNext { [tracked] value in
+      withExtendedLifetime(tracked) { received.append(value) }
+    }
+  }
+}
+
+/// A small seeded generator (SplitMix64), so that the walk is the same on every run.
+private struct SplitMix {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
