@@ -48,30 +48,46 @@ import Musl
 // succeeds on the thread of a callback, where `depth` protects the observer still being called), and
 // otherwise leaves it to the thread in its turn, which looks for such sinks after unlocking.
 
-/// Everything a sink guards, in one allocation at a stable address: the locks and the state they guard.
-/// Not generic: the delivery path never needs generic metadata (see Core/Observer.swift).
+/// The state a sink's deliveries guard, at a stable address. Not generic: the delivery path never needs generic
+/// metadata (see Core/Observer.swift).
 ///
-/// Fields guarded by different locks share this struct, so they are only ever loaded and stored, never updated in
-/// place (`x += 1`, a mutating method): through a pointer, Swift marks an in-place update as an access to the
+/// In one allocation with the sink's `SinkLocks`, which follow it, unless the sink is a subject's: that one is
+/// guarded by the subject's turn lock and has no children, so its allocation ends here (32 bytes, not 160).
+///
+/// Fields guarded by different locks share this allocation, so they are only ever loaded and stored, never updated
+/// in place (`x += 1`, a mutating method): through a pointer, Swift marks an in-place update as an access to the
 /// whole struct, and ThreadSanitizer then reports two fields guarded by different locks as one variable.
 @usableFromInline
 struct SinkState {
-  /// Serialises delivery. Recursive, so that a callback may send into its own subscription.
-  var delivery = pthread_mutex_t()
-  /// Guards `children`. Never held while calling out.
-  var childrenLock = PlatformLock()
-  /// The sink's one reference to its observer's box, or `nil` once dropped. guarded by: `delivery`
+  /// The sink's one reference to its observer's box, or `nil` once dropped. guarded by: the delivery lock
   var observer: Unmanaged<ObserverBox>?
-  /// Deliveries in progress, counting nested ones; the observer is dropped only at zero. guarded by: `delivery`
-  /// (32 bits, so that it and `terminated` share one word: the state then fits a 160-byte malloc chunk, not 176.)
+  /// Deliveries in progress, counting nested ones; the observer is dropped only at zero. guarded by: the delivery
+  /// lock. (32 bits, so that it and `terminated` share one word.)
   var depth: Int32 = 0
-  var terminated = false  // guarded by: `delivery`
-  var children = DisposableBag()  // guarded by: `childrenLock`
+  var terminated = false  // guarded by: the delivery lock
   /// The sink's place in its owner's `SubscriberList`. guarded by: the owner's lock.
   var ownerIndex = -1
 
   init(observer: @escaping RawObserver) {
     self.observer = .passRetained(ObserverBox(observer))
+  }
+}
+
+/// What a sink that serialises its own deliveries (a `create` body's) adds to its `SinkState`, in the same
+/// allocation: its locks and its children.
+@usableFromInline
+struct SinkLocks {
+  /// Serialises delivery. Recursive, so that a callback may send into its own subscription.
+  var delivery = pthread_mutex_t()
+  /// Guards `children`. Never held while calling out.
+  var childrenLock = PlatformLock()
+  var children = DisposableBag()  // guarded by: `childrenLock`
+
+  /// Where the locks start in a sink's allocation: after its state, aligned. (Computed: the optimiser folds it.)
+  @inline(__always)
+  static var offset: Int {
+    let alignment = MemoryLayout<SinkLocks>.alignment
+    return (MemoryLayout<SinkState>.size + alignment - 1) / alignment * alignment
   }
 }
 
@@ -95,9 +111,10 @@ protocol SinkOwner: AnyObject, Sendable {
 /// The untyped part of a sink: all of its state and its whole delivery algorithm.
 @usableFromInline
 class SinkCore: Disposable, @unchecked Sendable {
-  // guarded by: the locks inside `state` — `observer`, `depth` and `terminated` by the delivery lock (the owner's
-  // turn lock instead when `deliversInOwnersTurn`), `children` by the children lock — and the `disposed` atomic;
-  // see the comment at the top of this file. `state`, `disposed`, `owner` and `deliversInOwnersTurn` are `let`s.
+  // guarded by: the locks in `locks` — `state`'s `observer`, `depth` and `terminated` by the delivery lock (the
+  // owner's turn lock instead when `deliversInOwnersTurn`), `children` by the children lock — and the `disposed`
+  // atomic; see the comment at the top of this file. `state`, `disposed`, `owner` and `deliversInOwnersTurn` are
+  // `let`s.
   @usableFromInline let state: UnsafeMutablePointer<SinkState>
   /// Set once, by the first `dispose()`; read lock-free on every delivery.
   @usableFromInline let disposed = Atomic<Bool>(false)
@@ -111,18 +128,31 @@ class SinkCore: Disposable, @unchecked Sendable {
   init(_ observer: @escaping RawObserver, owner: (any SinkOwner)?) {
     self.owner = owner
     deliversInOwnersTurn = owner != nil
-    state = .allocate(capacity: 1)
-    state.initialize(to: SinkState(observer: observer))
-    RecursiveLockPrimitive.setUp(&state.pointee.delivery)
-    LockPrimitive.setUp(&state.pointee.childrenLock)
+    let size = deliversInOwnersTurn ? MemoryLayout<SinkState>.size : SinkLocks.offset + MemoryLayout<SinkLocks>.size
+    let memory = UnsafeMutableRawPointer.allocate(
+      byteCount: size, alignment: max(MemoryLayout<SinkState>.alignment, MemoryLayout<SinkLocks>.alignment))
+    state = memory.initializeMemory(as: SinkState.self, to: SinkState(observer: observer))
+    if !deliversInOwnersTurn {
+      let locks = (memory + SinkLocks.offset).initializeMemory(as: SinkLocks.self, to: SinkLocks())
+      RecursiveLockPrimitive.setUp(&locks.pointee.delivery)
+      LockPrimitive.setUp(&locks.pointee.childrenLock)
+    }
   }
 
   deinit {
     state.pointee.observer?.release()
-    RecursiveLockPrimitive.tearDown(&state.pointee.delivery)
-    LockPrimitive.tearDown(&state.pointee.childrenLock)
+    if !deliversInOwnersTurn {
+      RecursiveLockPrimitive.tearDown(&locks.pointee.delivery)
+      LockPrimitive.tearDown(&locks.pointee.childrenLock)
+      locks.deinitialize(count: 1)
+    }
     state.deinitialize(count: 1)
-    state.deallocate()
+    UnsafeMutableRawPointer(state).deallocate()
+  }
+
+  /// The locks and children that follow the state; only a sink that is not a subject's has them.
+  private final var locks: UnsafeMutablePointer<SinkLocks> {
+    (UnsafeMutableRawPointer(state) + SinkLocks.offset).assumingMemoryBound(to: SinkLocks.self)
   }
 
   // MARK: Delivery
@@ -146,8 +176,8 @@ class SinkCore: Disposable, @unchecked Sendable {
   private final func deliverLocked(_ kind: EventKind, _ payload: UnsafeRawPointer?) -> (
     ended: Bool, released: Unmanaged<ObserverBox>?
   ) {
-    RecursiveLockPrimitive.lock(&state.pointee.delivery)
-    defer { RecursiveLockPrimitive.unlock(&state.pointee.delivery) }
+    RecursiveLockPrimitive.lock(&locks.pointee.delivery)
+    defer { RecursiveLockPrimitive.unlock(&locks.pointee.delivery) }
     return deliverSerialised(kind, payload)
   }
 
@@ -203,13 +233,13 @@ class SinkCore: Disposable, @unchecked Sendable {
   /// Drops the observer if no delivery is in progress; otherwise the delivery drops it when it leaves: the one
   /// on another thread (which holds the lock), or the outermost one on this thread (`depth` is not zero).
   private final func releaseObserver() {
-    guard RecursiveLockPrimitive.tryLock(&state.pointee.delivery) else { return }
+    guard RecursiveLockPrimitive.tryLock(&locks.pointee.delivery) else { return }
     var released: Unmanaged<ObserverBox>?
     if state.pointee.depth == 0 {
       released = state.pointee.observer
       state.pointee.observer = nil
     }
-    RecursiveLockPrimitive.unlock(&state.pointee.delivery)
+    RecursiveLockPrimitive.unlock(&locks.pointee.delivery)
     // Freed here, after unlocking: whatever the observer captured may call out from its deinitialiser.
     released?.release()
   }
@@ -224,16 +254,18 @@ class SinkCore: Disposable, @unchecked Sendable {
   @usableFromInline
   final func dispose() {
     guard !disposed.exchange(true, ordering: .sequentiallyConsistent) else { return }
-    LockPrimitive.lock(&state.pointee.childrenLock)
-    var bag = state.pointee.children  // loaded and stored, not updated in place: see `SinkState`
-    let children = bag.takeAll()
-    state.pointee.children = bag
-    LockPrimitive.unlock(&state.pointee.childrenLock)
-    children.disposeAll()
-    if !deliversInOwnersTurn {
+    guard deliversInOwnersTurn else {
+      LockPrimitive.lock(&locks.pointee.childrenLock)
+      var bag = locks.pointee.children  // loaded and stored, not updated in place: see `SinkState`
+      let children = bag.takeAll()
+      locks.pointee.children = bag
+      LockPrimitive.unlock(&locks.pointee.childrenLock)
+      children.disposeAll()
       releaseObserver()
       owner?.sinkDidDispose(self)
-    } else if let owner {
+      return
+    }
+    if let owner {
       // The owner releases the observer under its turn lock, now or when the turn in progress ends.
       owner.sinkDidDispose(self)
     } else {
@@ -245,28 +277,31 @@ class SinkCore: Disposable, @unchecked Sendable {
 
   /// Forgets a child without disposing it (it has been disposed elsewhere).
   final func removeChild(_ id: ObjectIdentifier) {
-    LockPrimitive.lock(&state.pointee.childrenLock)
-    var bag = state.pointee.children  // loaded and stored, not updated in place: see `SinkState`
+    LockPrimitive.lock(&locks.pointee.childrenLock)
+    var bag = locks.pointee.children  // loaded and stored, not updated in place: see `SinkState`
     bag.remove(id)
-    state.pointee.children = bag
-    LockPrimitive.unlock(&state.pointee.childrenLock)
+    locks.pointee.children = bag
+    LockPrimitive.unlock(&locks.pointee.childrenLock)
   }
 
   /// The number of children kept (for tests).
   final var childCount: Int {
-    LockPrimitive.lock(&state.pointee.childrenLock)
-    defer { LockPrimitive.unlock(&state.pointee.childrenLock) }
-    return state.pointee.children.count
+    guard !deliversInOwnersTurn else { return 0 }
+    LockPrimitive.lock(&locks.pointee.childrenLock)
+    defer { LockPrimitive.unlock(&locks.pointee.childrenLock) }
+    return locks.pointee.children.count
   }
 
-  /// Adds a child disposable, or disposes it at once if the subscription has ended.
+  /// Adds a child disposable, or disposes it at once if the subscription has ended. Not for a subject's sink,
+  /// which has no children (nothing hands it out as a subscriber).
   @usableFromInline
   final func addChild(_ disposable: any Disposable) {
-    LockPrimitive.lock(&state.pointee.childrenLock)
-    var bag = state.pointee.children  // loaded and stored, not updated in place: see `SinkState`
+    precondition(!deliversInOwnersTurn, "SinkCore.addChild: a subject's sink keeps no children")
+    LockPrimitive.lock(&locks.pointee.childrenLock)
+    var bag = locks.pointee.children  // loaded and stored, not updated in place: see `SinkState`
     let inserted = bag.insert(disposable)
-    state.pointee.children = bag
-    LockPrimitive.unlock(&state.pointee.childrenLock)
+    locks.pointee.children = bag
+    LockPrimitive.unlock(&locks.pointee.childrenLock)
     if !inserted { disposable.dispose() }
   }
 }

@@ -37,9 +37,10 @@ import Musl
 //   (`needsSweep` is set before the `tryLock`, and checked after every outermost unlock).
 //
 // The subscribers a send walks are the turn's `mirror`, not the state's list, so a send on a plain subject takes
-// no state lock: the list journals its changes (`SubscriberList`) and raises `listChanged`, both under the state
-// lock, and a send that finds the flag raised applies the journal to the mirror, under both locks, before it
-// delivers. A subscription whose `subscribe` has returned is therefore in the mirror of every later send. The
+// no state lock: the list journals its changes under the state lock (`SubscriberList`), `listChanged` is raised
+// once the lock is released, and a send that finds the flag raised lowers it and applies the journal to the
+// mirror, under both locks, before it delivers. A subscription whose `subscribe` has returned is therefore in the
+// mirror of every later send (a send that catches up early finds it in the journal already). The
 // mirror is changed only there, at the start of an event, never while a delivery walks it: an event sent from a
 // callback is queued, not delivered nested.
 //
@@ -147,8 +148,8 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
   // guarded by: `state` (its own lock) for the decisions; the recursive lock inside `turn` for the rest of `turn`;
   // `listChanged` and `needsSweep` are atomics. All stored properties are `let`s.
   @usableFromInline let state: LockedState<SubjectState<Value, Failure>>
-  /// Whether the state's list has changed since the mirror last caught up. Raised and lowered under `state`'s lock;
-  /// read by a send without it.
+  /// Whether the state's list may have changed since the mirror last caught up: raised after a change (outside
+  /// `state`'s lock), lowered under it by the catch-up; read by a send without it.
   @usableFromInline let listChanged = Atomic<Bool>(false)
   /// Whether `orphans` may hold sinks whose observers are still to be dropped.
   @usableFromInline let needsSweep = Atomic<Bool>(false)
@@ -217,12 +218,15 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
     }
   }
 
+  /// Adds `sink` to the list (unless the subject has terminated) and returns its replay.
+  ///
+  /// `listChanged` is raised after the state lock is released, which is soon enough: before `subscribe` returns.
+  /// A send that catches up in between finds the sink in the journal already and at worst catches up once more.
+  @inline(__always)
   private func attached(_ sink: Sink<Value, Failure>) -> SubjectState<Value, Failure>.Replay {
-    state.withLock { state in
-      let replay = state.attached(sink)
-      if replay.terminal == nil { listChanged.store(true, ordering: .relaxed) }
-      return replay
-    }
+    let replay = state.withLock { $0.attached(sink) }
+    if replay.terminal == nil { listChanged.store(true, ordering: .releasing) }
+    return replay
   }
 
   /// Delivers a replayed event to one sink, in a turn.
@@ -236,9 +240,7 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
 
   @usableFromInline
   func sinkDidDispose(_ sink: SinkCore) {
-    state.withLock { state in
-      if state.subscribers.remove(sink) { listChanged.store(true, ordering: .relaxed) }
-    }
+    if state.withLock({ $0.subscribers.remove(sink) }) { listChanged.store(true, ordering: .releasing) }
     if RecursiveLockPrimitive.tryLock(&turn.pointee.lock) {
       // No turn on another thread: drop the observer now (unless a callback below us on this thread is calling it).
       let observer = sink.takeObserverInOwnersTurn()
