@@ -7,7 +7,7 @@ let scenarioFamilies: [(family: String, scenarios: [any Scenario])] = [
       SerialDeliveryRace(), TerminalRaceScenario(), SubscriptionSchedulingRace(), LeaksRace(), SubscriberChurnRace(),
     ]
   ),
-  ("Subjects", [SubjectRace(), ReplaySubjectRace()]),
+  ("Subjects", [SubjectRace(), ReplaySubjectRace(), SubjectTurnRace()]),
   (
     "Combining operators",
     [

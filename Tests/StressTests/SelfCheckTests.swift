@@ -13,8 +13,13 @@ struct SelfCheckTests {
     "ZipReentrant", "MergeForeignLock", "ZipReplayTake", "BoundedBuffering", "BoundedEcho", "BoundedConsumerQueue",
   ]
 
+  /// The scenarios whose broken twin reads freed memory on purpose: caught under AddressSanitizer by
+  /// `Scripts/stress-asan.sh`'s self-check, not run in this process.
+  static let useAfterFreeTwins = ["SubjectTurn"]
+
   static let sabotageable = allScenarios.filter {
-    $0.knownFailure == nil && !deadlockTwins.contains($0.name) && $0.name != "SubjectEcho"
+    $0.knownFailure == nil && !deadlockTwins.contains($0.name) && !useAfterFreeTwins.contains($0.name)
+      && $0.name != "SubjectEcho"
   }.map(\.name)
 
   @Test(
