@@ -110,8 +110,12 @@ struct SubscriberList: Sendable {
 /// sink and none for the buffer. Not `Sendable`: it lives in the subject's turn, guarded by the turn lock.
 @usableFromInline
 struct SinkMirror {
-  @usableFromInline private(set) var base: UnsafeMutablePointer<Unmanaged<SinkCore>?>?
+  /// Slot 0, inline: a subject with one subscriber allocates no buffer.
+  @usableFromInline private(set) var first: Unmanaged<SinkCore>?
+  /// Slots 1 and up.
+  @usableFromInline private(set) var rest: UnsafeMutablePointer<Unmanaged<SinkCore>?>?
   @usableFromInline private(set) var count = 0
+  /// The number of slots `rest` has room for.
   private var capacity = 0
 
   @usableFromInline
@@ -120,57 +124,67 @@ struct SinkMirror {
   /// Calls `body` with every sink, in subscription order.
   @inlinable
   func forEachSink(_ body: (SinkCore) -> Void) {
-    guard let base else { return }
-    for index in 0..<count {
-      if let sink = base[index] { sink._withUnsafeGuaranteedRef(body) }
+    guard count > 0 else { return }
+    if let first { first._withUnsafeGuaranteedRef(body) }
+    guard count > 1, let rest else { return }
+    for index in 0..<(count - 1) {
+      if let sink = rest[index] { sink._withUnsafeGuaranteedRef(body) }
     }
   }
 
   /// Makes the slot at `index` hold `sink`; `index == count` appends.
   mutating func set(_ index: Int, _ sink: SinkCore?) {
-    if index == count {
-      reserve(count + 1)
-      (base! + index).initialize(to: sink.map { .passRetained($0) })
-      count += 1
+    let new: Unmanaged<SinkCore>? = sink.map { .passRetained($0) }
+    if index == 0 {
+      first?.release()
+      first = new
+    } else if index == count {
+      reserve(index)
+      (rest! + (index - 1)).initialize(to: new)
     } else {
-      base![index]?.release()
-      base![index] = sink.map { .passRetained($0) }
+      rest![index - 1]?.release()
+      rest![index - 1] = new
     }
+    if index == count { count += 1 }
   }
 
   /// Makes the mirror a copy of `slots`.
   mutating func replaceAll(with slots: ContiguousArray<SinkCore?>) {
     removeAll()
-    reserve(slots.count)
+    reserve(slots.count - 1)
     for sink in slots { set(count, sink) }
   }
 
   /// Releases every sink; keeps the memory.
   @usableFromInline
   mutating func removeAll() {
-    guard let base else { return }
-    for index in 0..<count { base[index]?.release() }
-    base.deinitialize(count: count)
+    first?.release()
+    first = nil
+    if count > 1, let rest {
+      for index in 0..<(count - 1) { rest[index]?.release() }
+      rest.deinitialize(count: count - 1)
+    }
     count = 0
   }
 
   /// Releases every sink and the memory (the subject's `deinit`).
   mutating func deallocate() {
     removeAll()
-    base?.deallocate()
-    base = nil
+    rest?.deallocate()
+    rest = nil
     capacity = 0
   }
 
+  /// Makes room for `minimum` slots in `rest`.
   private mutating func reserve(_ minimum: Int) {
     guard minimum > capacity else { return }
     let newCapacity = Swift.max(minimum, capacity * 2, 4)
-    let newBase = UnsafeMutablePointer<Unmanaged<SinkCore>?>.allocate(capacity: newCapacity)
-    if let base {
-      newBase.moveInitialize(from: base, count: count)
-      base.deallocate()
+    let newRest = UnsafeMutablePointer<Unmanaged<SinkCore>?>.allocate(capacity: newCapacity)
+    if let rest {
+      newRest.moveInitialize(from: rest, count: Swift.max(count - 1, 0))
+      rest.deallocate()
     }
-    base = newBase
+    rest = newRest
     capacity = newCapacity
   }
 }
