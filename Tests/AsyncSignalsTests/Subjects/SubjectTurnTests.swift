@@ -84,43 +84,29 @@ struct SubjectTurnTests {
     withExtendedLifetime((blocker, disposable)) {}
   }
 
-  @Test("a callback that disposes a later subscriber: it gets nothing of the value in progress, and lets go at once")
-  func callbackDisposesLaterSubscriber() {
+  @Test(
+    "a callback that disposes another subscriber: it keeps what it had, gets nothing more, and lets go at once",
+    arguments: [false, true])
+  func callbackDisposesAnotherSubscriber(targetSubscribedFirst: Bool) {
+    // Subscribed after the disposing one, the target gets nothing of the value in progress; subscribed before,
+    // it has had it. Either way it is not being called, so it lets go inside the callback that disposed it.
     let subject = Subject<Int, Never>()
     let tracker = LifetimeTracker()
-    let later = Locked<(any Disposable)?>(nil)
+    let target = Locked<(any Disposable)?>(nil)
+    let received = Locked<[Int]>([])
+    if targetSubscribedFirst { target.value = subscribe(subject, tracking: tracker.make(), into: received) }
     let liveAfterDispose = Locked<Int?>(nil)
-    let first = subject.subscribeNext { value in
+    let disposer = subject.subscribeNext { value in
       guard value == 1 else { return }
-      later.value?.dispose()
+      target.value?.dispose()
       liveAfterDispose.value = tracker.liveCount
     }
-    let received = Locked<[Int]>([])
-    later.value = subscribe(subject, tracking: tracker.make(), into: received)
+    if !targetSubscribedFirst { target.value = subscribe(subject, tracking: tracker.make(), into: received) }
     subject.sendNext(1)
     subject.sendNext(2)
-    #expect(received.value == [])
-    #expect(liveAfterDispose.value == 0, "not being called, so released inside the callback that disposed it")
-    withExtendedLifetime(first) {}
-  }
-
-  @Test("a callback that disposes an earlier subscriber: it keeps what it had, gets nothing more, and lets go at once")
-  func callbackDisposesEarlierSubscriber() {
-    let subject = Subject<Int, Never>()
-    let tracker = LifetimeTracker()
-    let received = Locked<[Int]>([])
-    let earlier = subscribe(subject, tracking: tracker.make(), into: received)
-    let liveAfterDispose = Locked<Int?>(nil)
-    let second = subject.subscribeNext { value in
-      guard value == 1 else { return }
-      earlier.dispose()
-      liveAfterDispose.value = tracker.liveCount
-    }
-    subject.sendNext(1)
-    subject.sendNext(2)
-    #expect(received.value == [1])
+    #expect(received.value == (targetSubscribedFirst ? [1] : []))
     #expect(liveAfterDispose.value == 0)
-    withExtendedLifetime((earlier, second)) {}
+    withExtendedLifetime((target, disposer)) {}
   }
 
   @Test("a callback that disposes its own subscription keeps its captures until it returns, then lets go")
