@@ -11,16 +11,6 @@ import Testing
 /// test sees when the subscription lets go of its closure (guarantee 8) while its disposable is still held.
 @Suite("Subject turns: disposal and subscription around a delivery in progress")
 struct SubjectTurnTests {
-  /// Runs `body` on a thread of its own; the returned semaphore is signalled when it has returned.
-  private func onThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
-    let done = DispatchSemaphore(value: 0)
-    Thread {
-      body()
-      done.signal()
-    }.start()
-    return done
-  }
-
   /// A plain subject (capacity 0) or a replay subject, whose send also takes the state lock to record.
   private static func makeSubject(capacity: Int) -> Subject<Int, Never> {
     capacity == 0 ? Subject() : ReplaySubject(capacity: capacity)
@@ -32,23 +22,17 @@ struct SubjectTurnTests {
   func disposalDuringAnotherThreadsTurn(capacity: Int) {
     let subject = Self.makeSubject(capacity: capacity)
     let tracker = LifetimeTracker()
-    let entered = DispatchSemaphore(value: 0)
-    let resume = DispatchSemaphore(value: 0)
-    let blocker = subject.subscribeNext { value in
-      if value == 1 {
-        entered.signal()
-        resume.wait()
-      }
-    }
+    let checkpoint = Checkpoint()
+    let blocker = subject.subscribeNext { value in if value == 1 { checkpoint.pass() } }
     let received = Locked<[Int]>([])
     let disposable = subscribe(subject, tracking: tracker.make(), into: received)
-    let sent = onThread { subject.sendNext(1) }
-    entered.wait()
+    let sent = startPlainThread { subject.sendNext(1) }
+    checkpoint.waitUntilHeld()
     // The sending thread is in the subject's turn, blocked in the first subscriber's callback.
     disposable.dispose()
     // The hand-off is exercised: the observer may still be called by the thread in the turn, so it stays.
     #expect(tracker.liveCount == 1)
-    resume.signal()
+    checkpoint.release()
     sent.wait()
     #expect(received.value == [])
     #expect(tracker.liveCount == 0, "released by the thread in the turn, though the disposable is still held")
@@ -63,21 +47,19 @@ struct SubjectTurnTests {
   func disposalBetweenQueuedSends(capacity: Int) {
     let subject = Self.makeSubject(capacity: capacity)
     let tracker = LifetimeTracker()
-    let entered = DispatchSemaphore(value: 0)
-    let resume = DispatchSemaphore(value: 0)
+    let checkpoint = Checkpoint()
     let received = Locked<[Int]>([])
     let disposable = subscribe(subject, tracking: tracker.make(), into: received)
     let blocker = subject.subscribeNext { value in
       if value == 1 {
         subject.sendNext(2)  // queued behind 1 (guarantee 6), delivered in the same turn
-        entered.signal()
-        resume.wait()
+        checkpoint.pass()
       }
     }
-    let sent = onThread { subject.sendNext(1) }
-    entered.wait()
+    let sent = startPlainThread { subject.sendNext(1) }
+    checkpoint.waitUntilHeld()
     disposable.dispose()
-    resume.signal()
+    checkpoint.release()
     sent.wait()
     #expect(received.value == [1])
     #expect(tracker.liveCount == 0)
@@ -133,20 +115,14 @@ struct SubjectTurnTests {
   @Test("subscribed from another thread during a send: gets the next send, not the one in progress")
   func subscriptionDuringAnotherThreadsTurn() {
     let subject = Subject<Int, Never>()
-    let entered = DispatchSemaphore(value: 0)
-    let resume = DispatchSemaphore(value: 0)
-    let blocker = subject.subscribeNext { value in
-      if value == 1 {
-        entered.signal()
-        resume.wait()
-      }
-    }
-    let sent = onThread { subject.sendNext(1) }
-    entered.wait()
+    let checkpoint = Checkpoint()
+    let blocker = subject.subscribeNext { value in if value == 1 { checkpoint.pass() } }
+    let sent = startPlainThread { subject.sendNext(1) }
+    checkpoint.waitUntilHeld()
     // A plain subject attaches without waiting for the turn in progress.
     let received = Locked<[Int]>([])
     let late = subject.subscribeNext { received.append($0) }
-    resume.signal()
+    checkpoint.release()
     sent.wait()
     subject.sendNext(2)
     #expect(received.value == [2])

@@ -6,13 +6,37 @@ import Foundation
 /// Runs `body` on a new `Thread`, which has no current scheduler (not a scheduler's block, not the main queue,
 /// not a task), and waits until it has returned. Guarantee 5's "otherwise" case, tested without a task.
 func onPlainThread(_ body: @escaping @Sendable () -> Void) {
+  startPlainThread(body).wait()
+}
+
+/// Starts `body` on a new `Thread` and returns at once; the returned semaphore is signalled when `body` has
+/// returned.
+func startPlainThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
   let done = DispatchSemaphore(value: 0)
-  let thread = Thread {
+  Thread {
     body()
     done.signal()
+  }.start()
+  return done
+}
+
+/// Holds a callback where a test wants it: the callback calls `pass()`, which signals that it has arrived and
+/// waits; the test calls `waitUntilHeld()`, acts while the callback's thread is held, then `release()`s it.
+final class Checkpoint: Sendable {
+  private let entered = DispatchSemaphore(value: 0)
+  private let resume = DispatchSemaphore(value: 0)
+
+  /// Called from the callback: arrives, and waits until released.
+  func pass() {
+    entered.signal()
+    resume.wait()
   }
-  thread.start()
-  done.wait()
+
+  /// Waits until a callback is held in `pass()`.
+  func waitUntilHeld() { entered.wait() }
+
+  /// Lets the held callback go on.
+  func release() { resume.signal() }
 }
 
 /// Keeps the background scheduler (where subscriptions from a plain thread are scheduled) busy until
