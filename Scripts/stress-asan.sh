@@ -23,8 +23,8 @@ configuration="${STRESS_ASAN_CONFIGURATION:-release}"
 scratch=.build-asan
 # The scenarios that send into a Subject, a ReplaySubject or a multicast connection's subject; `--list` shows them.
 scenarios=(
-  SubjectTurn Subject ReplaySubject SubjectEcho SubscriberChurn ReplayDispose SerialDelivery TerminalRace Leaks
-  SlowSubscriber Connect Autoconnect
+  SubjectTurn SubjectAttach Subject ReplaySubject SubjectEcho SubscriberChurn ReplayDispose SerialDelivery
+  TerminalRace Leaks SlowSubscriber Connect Autoconnect
 )
 # exitcode=66: a report ends the run with the status a TSan report has in stress-ci.sh, told apart from a violated
 # invariant (1). ASan stops at its first report by default. LeakSanitizer stays on (ASan's default on Linux): the

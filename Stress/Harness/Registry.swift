@@ -7,7 +7,7 @@ let scenarioFamilies: [(family: String, scenarios: [any Scenario])] = [
       SerialDeliveryRace(), TerminalRaceScenario(), SubscriptionSchedulingRace(), LeaksRace(), SubscriberChurnRace(),
     ]
   ),
-  ("Subjects", [SubjectRace(), ReplaySubjectRace(), SubjectTurnRace()]),
+  ("Subjects", [SubjectRace(), ReplaySubjectRace(), SubjectTurnRace(), SubjectAttachRace()]),
   (
     "Combining operators",
     [

@@ -38,11 +38,12 @@ import Musl
 //
 // The subscribers a send walks are the turn's `mirror`, not the state's list, so a send on a plain subject takes
 // no state lock: the list journals its changes under the state lock (`SubscriberList`), `listChanged` is raised
-// once the lock is released, and a send that finds the flag raised lowers it and applies the journal to the
-// mirror, under both locks, before it delivers. A subscription whose `subscribe` has returned is therefore in the
-// mirror of every later send (a send that catches up early finds it in the journal already). The
-// mirror is changed only there, at the start of an event, never while a delivery walks it: an event sent from a
-// callback is queued, not delivered nested.
+// in the same hold of that lock, and a send that finds the flag raised lowers it and applies the journal to the
+// mirror, under both locks, before it delivers. So a subscriber is in the mirror of every send that follows its
+// recording: every send made after `subscriberCount` has counted it, or after its `subscribe` has returned (raised
+// after the lock instead, the flag let a sender that had seen the count walk the old list: issue 26). The mirror
+// is changed only there, at the start of an event, never while a delivery walks it: an event sent from a callback
+// is queued, not delivered nested.
 //
 // A subject without a buffer (`capacity == 0`) does not take the delivery lock to attach a subscriber: there
 // is nothing to replay except a terminal event, which is a subscriber's only event.
@@ -220,12 +221,20 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
 
   /// Adds `sink` to the list (unless the subject has terminated) and returns its replay.
   ///
-  /// `listChanged` is raised after the state lock is released, which is soon enough: before `subscribe` returns.
-  /// A send that catches up in between finds the sink in the journal already and at worst catches up once more.
+  /// `listChanged` is raised in the same hold of the state lock that records the sink: whoever sees the sink
+  /// counted (`subscriberCount`, under that lock) and then sends finds the flag raised, and its send catches up.
+  /// Raised after the lock was released, it left a window in which a sender that had seen the count walked the
+  /// old list, and the value never reached the new subscriber (issue 26).
   @inline(__always)
   private func attached(_ sink: Sink<Value, Failure>) -> SubjectState<Value, Failure>.Replay {
-    let replay = state.withLock { $0.attached(sink) }
-    if replay.terminal == nil { listChanged.store(true, ordering: .releasing) }
+    let replay = state.withLock { state in
+      let replay = state.attached(sink)
+      if replay.terminal == nil { listChanged.store(true, ordering: .relaxed) }
+      return replay
+    }
+    #if DEBUG
+    SubjectTestHooks.afterAttach(self)
+    #endif
     return replay
   }
 
@@ -240,7 +249,10 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
 
   @usableFromInline
   func sinkDidDispose(_ sink: SinkCore) {
-    if state.withLock({ $0.subscribers.remove(sink) }) { listChanged.store(true, ordering: .releasing) }
+    // The flag is raised with the change, under the state lock, as for an attach.
+    state.withLock { state in
+      if state.subscribers.remove(sink) { listChanged.store(true, ordering: .relaxed) }
+    }
     if RecursiveLockPrimitive.tryLock(&turn.pointee.lock) {
       // No turn on another thread: drop the observer now (unless a callback below us on this thread is calling it).
       let observer = sink.takeObserverInOwnersTurn()
@@ -395,3 +407,29 @@ extension Ring {
     return slots[index]
   }
 }
+
+#if DEBUG
+/// Debug builds only: lets a test hold a subscribing thread at a chosen point of `SubjectStorage`'s attach path,
+/// to show that no window there loses a value (`SubjectAttachTests`). One hook per process, for one subject at a
+/// time; every other subject passes it by.
+package enum SubjectTestHooks {
+  /// The subject whose attach is held, and what holds it.
+  private static let held = LockedState<(subject: ObjectIdentifier, hold: @Sendable () -> Void)?>(nil)
+
+  /// Calls `hold` on the subscribing thread of every attach to `subject` while `body` runs, once the subject's
+  /// state has recorded the subscriber.
+  package static func holdingAttach<R>(
+    to subject: AnyObject, in hold: @escaping @Sendable () -> Void, _ body: () throws -> R
+  ) rethrows -> R {
+    held.withLock { $0 = (ObjectIdentifier(subject), hold) }
+    defer { held.withLock { $0 = nil } }
+    return try body()
+  }
+
+  static func afterAttach(_ storage: AnyObject) {
+    let id = ObjectIdentifier(storage)
+    guard let hold = held.withLock({ $0?.subject == id ? $0?.hold : nil }) else { return }
+    hold()
+  }
+}
+#endif

@@ -35,6 +35,20 @@ extension ArticleExampleTests {
     #expect(console.lines == ["1", "completed"])
   }
 
+  @Test("Guarantees 5: a producer thread that waits for subscriberCount loses nothing it sends after")
+  func guaranteesAttached() {
+    for _ in 0..<100 {
+      console.reset()
+      let lines = Subject<String, Never>()
+      let consumer = Thread { _ = lines.subscribeNext { print("got", $0) } }
+      consumer.start()
+      while lines.subscriberCount == 0 { sched_yield() }  // the consumer is attached: nothing sent now is lost
+      lines.sendNext("first line")
+      // got first line
+      #expect(console.lines == ["got first line"])
+    }
+  }
+
   @Test("Guarantees 3: eight racing disposals close the file once; a disposed compound disposes a newcomer")
   func guaranteesDisposal() {
     let file = ActionDisposable { print("closed the file") }
