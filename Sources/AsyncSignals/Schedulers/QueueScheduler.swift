@@ -74,13 +74,22 @@ public final class QueueScheduler: Scheduler, SerialExecutor {
     queue.setSpecific(key: mark, value: serial)
   }
 
+  deinit {
+    // The queue may outlive the scheduler (a timer or a caller keeps it), and Dispatch keys a value by the key's
+    // address, which the next allocation of its size reuses: a new `DispatchSpecificKey` of any type would read the
+    // mark, and `getSpecific` would cast it unchecked (a crash for a `String` key). So the mark goes with the key.
+    queue.setSpecific(key: mark, value: nil)
+  }
+
   // How a scheduler knows that code runs on its queue. Each scheduler sets a key of its own on its queue, with a
   // serial number no other scheduler of the process ever gets. Dispatch looks a key up on the current queue and
   // then on its targets, so code on a queue whose target chain leads to this scheduler's queue (a scheduler made
   // with `targetQueue: queue`, or any queue targeting it) finds the mark too: its blocks run on this queue, one at
   // a time with this queue's own. The serial number, not the key or the scheduler's address, decides: a queue can
   // outlive its scheduler (a timer made on it keeps it), and a later key or scheduler may be allocated at the
-  // released one's address, which must not make it current on the old queue.
+  // released one's address, which must not make it current on the old queue. The scheduler also takes its mark off
+  // its queue when it is released (`deinit`), so that no key of anybody's allocated at the old key's address finds
+  // it there.
 
   /// This scheduler's key for its queue's mark.
   private let mark = DispatchSpecificKey<UInt64>()

@@ -92,3 +92,36 @@ struct QueueSchedulerIdentityTests {
     subscription.dispose()
   }
 }
+
+@Suite("QueueScheduler: nothing of a released scheduler stays on its queue")
+struct QueueSchedulerReleaseTests {
+  /// Dispatch keys a queue-specific value by the key's address. A scheduler released before its queue used to leave
+  /// its mark there, so the next key allocated at the old key's address read a value it was never given (and a
+  /// `String` key crashed in `getSpecific`, which casts unchecked). glibc hands a freed chunk to the next
+  /// allocation of its size at once, so a key made right after the release usually lands on the old key's address;
+  /// the test makes a few hundred such rounds, and every fresh key must read nothing on every old queue.
+  @Test("a fresh key reads nothing on a queue that outlived its scheduler")
+  func freshKeyReadsNothing() {
+    var queues: [DispatchQueue] = []
+    var keys: [DispatchSpecificKey<Int>] = []
+    for _ in 0..<200 {
+      var scheduler: QueueScheduler? = QueueScheduler(name: "released")
+      queues.append(scheduler!.queue)
+      scheduler = nil
+      keys.append(DispatchSpecificKey<Int>())
+    }
+    for queue in queues {
+      let read = queue.sync { keys.compactMap { DispatchQueue.getSpecific(key: $0) } }
+      #expect(read.isEmpty, "a fresh key read \(read) on a released scheduler's queue")
+    }
+    #expect(withExtendedLifetime(keys) { true })
+  }
+
+  @Test("a released scheduler's queue is no longer its scheduler's; a live one's still is")
+  func liveSchedulerStillMarks() {
+    let live = QueueScheduler(name: "live")
+    #expect(live.queue.sync { live.isRunningOnQueue })
+    let child = QueueScheduler(name: "child", targetQueue: live.queue)
+    #expect(child.queue.sync { live.isRunningOnQueue && child.isRunningOnQueue })
+  }
+}
