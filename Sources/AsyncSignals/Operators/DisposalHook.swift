@@ -2,9 +2,10 @@
 ///
 /// The subscription ends exactly one of three ways, and the first one recorded under the lock wins: a terminal
 /// event passes (the action is dropped unrun), the downstream answers `.stop` (the action runs; the sender then
-/// disposes the source), or the disposable is disposed (the action runs, then the source is disposed). Whichever
-/// wins also forgets the action and the source subscription, so that nothing the subscription captured outlives
-/// it (guarantee 8); the action is called, and released, with the lock released.
+/// disposes the source), or the disposable is disposed (the action runs, then the source is disposed). A terminal
+/// event that loses to a disposal is not forwarded, so `doDisposed(a).finally(b)` runs exactly one of `a` and `b`.
+/// Whichever wins also forgets the action and the source subscription, so that nothing the subscription captured
+/// outlives it (guarantee 8); the action is called, and released, with the lock released.
 @usableFromInline
 final class DisposalHook: Disposable {
   @usableFromInline
@@ -55,9 +56,12 @@ final class DisposalHook: Disposable {
   }
 
   /// A terminal event is passing through: the subscription ends without disposal, so the action never runs.
+  /// Returns `false` if the subscription had already ended: a disposal won, its action has run (or is running), and
+  /// the event must not be forwarded, or a `finally` downstream would run as well.
   @inlinable
-  func sourceTerminated() {
-    _ = state.withLock { $0.end() }  // released here, with the lock released
+  func sourceTerminated() -> Bool {
+    let (action, _) = state.withLock { $0.end() }
+    return action != nil  // the action is there until the subscription ends; released here, with the lock released
   }
 
   /// The downstream answered `.stop`: it needs nothing more, which is disposal by an operator (`take(1)`). The

@@ -153,7 +153,9 @@ extension Signal {
         Observer(
           raw: { kind, payload in
             guard kind == .next else {
-              hook.sourceTerminated()  // before forwarding: a disposal from the downstream's callback is too late
+              // Decided before forwarding: a disposal from the downstream's callback is too late. A disposal that
+              // won already ran the action, so the event goes no further (exactly one of the two ends).
+              guard hook.sourceTerminated() else { return .stop }
               return observer.raw(kind, payload)
             }
             let flow = observer.raw(kind, payload)

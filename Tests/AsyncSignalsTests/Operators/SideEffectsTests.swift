@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 
 @testable import AsyncSignals
@@ -210,6 +211,47 @@ struct SideEffectsTests {
     #expect(completed.isCompleted && failed.didFail && disposed.events.isEmpty && taken.isCompleted)
     #expect(runs.value == 4)
     #expect(log.value.count == 4)  // every source's subscription was disposed
+  }
+
+  @Test("doDisposed then finally: a disposal that meets a completion already on its way runs doDisposed's action only")
+  func doDisposedWinsOverCompletionInFlight() {
+    // The completion has passed the source's own check (it is held in doCompleted, between the source and
+    // doDisposed) when another thread disposes the subscription. The disposal wins: its action runs, and the
+    // completion goes no further, so finally's action does not run as well.
+    let log = Locked<[String]>([])
+    let source = LoggedSource(log)
+    let checkpoint = Checkpoint()
+    let subscription = source.signal
+      .doCompleted { checkpoint.pass() }
+      .doDisposed { log.append("disposed") }
+      .finally { log.append("finally") }
+      .subscribeNext({ _ in }, error: { _ in }, completed: { log.append("completed") })
+    let completing = startPlainThread { source.send(.completed) }
+    checkpoint.waitUntilHeld()
+    subscription.dispose()
+    checkpoint.release()
+    completing.wait()
+    #expect(log.value.filter { $0 != "source disposed" } == ["disposed"])
+  }
+
+  @Test("doDisposed then finally: racing a completion against a disposal runs exactly one of the two actions")
+  func doDisposedAndFinallyRace() {
+    for _ in 0..<200 {
+      let runs = Locked(0)
+      let log = Locked<[String]>([])
+      let source = LoggedSource(log)
+      let subscription = source.signal.doDisposed { runs.increment() }.finally { runs.increment() }
+        .subscribeNext({ _ in }, error: { _ in })
+      let go = DispatchSemaphore(value: 0)
+      let completing = startPlainThread {
+        go.wait()
+        source.send(.completed)
+      }
+      go.signal()
+      subscription.dispose()
+      completing.wait()
+      #expect(runs.value == 1)
+    }
   }
 
   @Test("doDisposed: the action is released when the subscription ends, disposed or not (guarantee 8)")
