@@ -43,13 +43,15 @@ package enum ActorExecutor: Sendable {
   static let mainActorRunsOnMainQueue = isMainQueue(MainActor.sharedUnownedExecutor)
 
   /// Whether `executor` is Dispatch's main queue: the runtime's own main executor, whose type the concurrency
-  /// library does not make public, so it is told by name. An executor the runtime cannot show as a
-  /// `SerialExecutor` is the built-in main queue (older runtimes, which cannot replace it). Any other answer
-  /// only costs the at-once path, never correctness.
+  /// library does not make public, so it is told by its fully qualified name, `Swift.DispatchMainExecutor` (the
+  /// concurrency library's types live in the module `Swift`; a type of that name in any other module, a user's
+  /// own `DispatchMainExecutor` among them, qualifies differently). An executor the runtime cannot show as a
+  /// `SerialExecutor` is the built-in main queue (older runtimes, which cannot replace it). Any other answer only
+  /// costs the at-once path, never correctness.
   static func isMainQueue(_ executor: UnownedSerialExecutor) -> Bool {
     if #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *) {
       guard let serial = executor.asSerialExecutor() else { return true }
-      return String(describing: type(of: serial)) == "DispatchMainExecutor"
+      return String(reflecting: type(of: serial)) == "Swift.DispatchMainExecutor"
     }
     return true
   }

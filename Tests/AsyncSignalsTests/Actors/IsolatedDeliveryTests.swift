@@ -204,7 +204,10 @@ struct IsolatedDeliveryTests {
     // main queue, so the main actor would be treated as any actor, whose jobs hop onto it as tasks.
     let other = QueueScheduler(name: "not main")
     #expect(!ActorExecutor.isMainQueue(other.asUnownedSerialExecutor()))
-    withExtendedLifetime(other) {}
+    // Nor does a type of the runtime's type's name from another module: the runtime's own type is recognised.
+    let namesake = DispatchMainExecutor()
+    #expect(!ActorExecutor.isMainQueue(namesake.asUnownedSerialExecutor()))
+    withExtendedLifetime((other, namesake)) {}
   }
 
   @Test("a subscription keeps its actor alive until it ends, then releases it")
@@ -331,4 +334,14 @@ struct IsolatedDeliveryTests {
     #expect(await actor.log == ["1", "2", "3"])
     #expect(binding.isDisposed)
   }
+}
+
+/// A user's executor that happens to share the runtime's main executor's type name (issue 26).
+private final class DispatchMainExecutor: SerialExecutor {
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    DispatchQueue.main.async { job.runSynchronously(on: self.asUnownedSerialExecutor()) }
+  }
+
+  func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
 }
