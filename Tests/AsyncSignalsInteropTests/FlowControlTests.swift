@@ -381,6 +381,7 @@ struct FlowControlTests {
   static let carrying: [(name: String, apply: @Sendable (Signal<Int, Never>) -> Signal<Int, Never>)] = [
     ("map", { $0.map { $0 + 1 } }),
     ("filter", { $0.filter { $0.isMultiple(of: 3) } }),
+    ("compactMap", { $0.compactMap { $0.isMultiple(of: 2) ? $0 : nil } }),
     ("scan", { $0.scan(0, +) }),
     ("take", { $0.take(3_000) }),
     ("skip", { $0.skip(10) }),

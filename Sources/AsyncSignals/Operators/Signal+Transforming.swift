@@ -1,6 +1,6 @@
-// Operators that transform values one at a time: map, replace, startWith, scan and combinePrevious.
+// Operators that transform values one at a time: map, compactMap, replace, startWith, scan and combinePrevious.
 //
-// `map` and `replace` are plain forwarding. `scan` and `combinePrevious` keep their running value in an
+// `map`, `compactMap` and `replace` are plain forwarding. `scan` and `combinePrevious` keep their running value in an
 // `ObserverState` box, one per subscription, which needs no lock: the observer that owns it is called one
 // event at a time (see `Core/Observer.swift`). They update it before forwarding, so that a value the
 // downstream sends back into the source, and which arrives nested inside the forwarding call, sees it.
@@ -30,6 +30,38 @@ extension Signal {
             guard kind == .next else { return observer.raw(kind, payload) }
             return observer.sendNext(transform(payload.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee))
           }, demand: observer.demand))
+    }
+  }
+
+  /// Transforms each value with `transform` and sends the results that are not `nil`, skipping the rest.
+  ///
+  /// Failures and completion pass through; disposing the result disposes the upstream subscription. Plain
+  /// forwarding, as `map` and `filter` are: no allocation and no lock per event. It sends at most one value per
+  /// value, on the thread that sent it, so it carries a bounded consumer's pause (the Interop article "Flow
+  /// Control"), as `map` does.
+  ///
+  /// ```swift
+  /// let numbers = lines.compactMap { Int($0) }  // "12", "x", "7" → 12, 7
+  /// ```
+  ///
+  /// - Parameter transform: Applied to each value, one at a time; `nil` drops the value.
+  /// - Returns: A signal of the non-`nil` results.
+  /// - Note: No ReactiveCocoa 2.5 counterpart (there, `-map:` then `-filter:` and `-map:` again, or `-flattenMap:`
+  ///   returning `+empty`); Combine's, RxSwift's, ReactiveSwift's and AsyncAlgorithms' `compactMap`.
+  @inlinable
+  public func compactMap<NewValue>(
+    _ transform: @escaping @Sendable (Value) -> NewValue?
+  ) -> Signal<NewValue, Failure> {
+    AnonymousSignal(nameSource: derivedName("compactMap")) { observer in
+      self.attach(
+        Observer(
+          raw: { kind, payload in
+            guard kind == .next else { return observer.raw(kind, payload) }
+            guard let value = transform(payload.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee) else {
+              return .proceed
+            }
+            return observer.sendNext(value)
+          }, demand: observer.demand))  // at most one value per value, on the sending thread: carries the pause
     }
   }
 

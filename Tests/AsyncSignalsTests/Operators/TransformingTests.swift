@@ -24,6 +24,42 @@ struct TransformingTests {
     #expect(recorder.events == [.next(2), .next(4), .completed])
   }
 
+  @Test("compactMap sends the non-nil results, skips the nil ones, and passes terminal events through")
+  func compactMap() {
+    let subject = Subject<String, TestError>()
+    let recorder = EventRecorder(subject.compactMap { Int($0) })
+    subject.sendNext("12")
+    subject.sendNext("x")
+    subject.sendNext("7")
+    subject.sendError(TestError(code: 3))
+    subject.sendNext("8")
+    #expect(recorder.events == [.next(12), .next(7), .error(TestError(code: 3))])
+    let completing = Subject<Int?, Never>()
+    let completed = EventRecorder(completing.compactMap { $0 })
+    completing.sendNext(nil)
+    completing.sendNext(1)
+    completing.sendCompleted()
+    #expect(completed.events == [.next(1), .completed])
+  }
+
+  @Test("compactMap: disposing the result disposes the upstream subscription, and releases the transform")
+  func compactMapDisposal() {
+    let tracker = LifetimeTracker()
+    let disposed = Locked(false)
+    let source = Signal<Int, Never>.create { _ in ActionDisposable { disposed.value = true } }
+    let subscription: any Disposable = {
+      let tracked = tracker.make()
+      return source.compactMap { value -> Int? in
+        _ = tracked
+        return value
+      }.subscribeNext { _ in }
+    }()
+    #expect(tracker.liveCount == 1)
+    subscription.dispose()
+    #expect(disposed.value)
+    #expect(tracker.liveCount == 0)
+  }
+
   @Test("disposing a map or filter chain disposes the upstream subscription")
   func disposal() {
     let subject = Subject<Int, Never>()
