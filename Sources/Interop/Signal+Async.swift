@@ -161,8 +161,9 @@ extension Signal {
   ///
   /// `tracked`: async work started from a `TestScheduler`'s block, or from work one already tracks, is registered
   /// with that test scheduler before its task starts, and unregistered when the task ends, so that
-  /// `TestScheduler.settle()` can wait for it (TestScheduler+AsyncWork.swift). The iteration of an async sequence
-  /// passes `false`: a source that need not end is not work to wait for.
+  /// `TestScheduler.settle()` can wait for it (TestScheduler+AsyncWork.swift). Async work started by one of the
+  /// library's main-actor jobs counts with them (`MainActorJobs`) until its task ends. The iteration of an async
+  /// sequence passes `false`: a source that need not end is not work to wait for.
   static func detachedTask(
     tracked: Bool = true, _ work: @escaping @Sendable (any Subscriber<Value, Failure>) async -> Void
   ) -> Signal<Value, Failure> {
@@ -172,6 +173,14 @@ extension Signal {
       let task: Task<Void, Never>
       if tracked, let tracking = TrackedAsyncWork.begin() {
         task = Task.detached { await tracking.run { await work(paced) } }
+      } else if tracked, MainActorJobs.isCounted {
+        // Started by one of the library's main-actor jobs (an observation's value, a binding's): counted with them
+        // until the task ends, so that a chain main → task → main settles as one piece of work.
+        MainActorJobs.begin()
+        task = Task.detached {
+          await MainActorJobs.$isCounted.withValue(true) { await work(paced) }
+          MainActorJobs.end()
+        }
       } else {
         task = Task.detached { await work(paced) }
       }

@@ -16,7 +16,7 @@ private func slowly<T: Sendable>(_ value: T) async -> T {
 // No test sleeps or polls: each waits through `settle()` itself. The tests of the safety net give it a short
 // timeout, which is what they test.
 @MainActor
-@Suite("TestScheduler.settle: async work in virtual time", .timeLimit(.minutes(1)))
+@Suite("TestScheduler.settle: async work in virtual time")
 struct SettleTests {
   // MARK: The two shapes of issue 22
 

@@ -73,7 +73,8 @@ package enum ActorExecutor: Sendable {
   func enqueueOnKnownQueue<A: Actor>(on actor: A, _ job: @escaping @Sendable (isolated A) -> Void) -> Bool {
     switch self {
     case .mainQueue:
-      DispatchQueue.main.async { actor.assumeIsolated { job($0) } }
+      // Counted until it has run, so that `TestScheduler.settle()` waits for it (MainActorJobs).
+      MainActorJobs.enqueueOnMainQueue { actor.assumeIsolated { job($0) } }
     case .queue(let scheduler):
       scheduler.queue.async { scheduler.performAsCurrent { actor.assumeIsolated { job($0) } } }
     case .unknown:

@@ -42,7 +42,7 @@ public final class QueueScheduler: Scheduler, SerialExecutor {
   public let queue: DispatchQueue
 
   @usableFromInline
-  static let mainQueueScheduler = QueueScheduler(name: "AsyncSignals.main", queue: .main)
+  static let mainQueueScheduler = QueueScheduler(mainQueueNamed: "AsyncSignals.main")
   @usableFromInline
   static let background = QueueScheduler(name: "AsyncSignals.background")
 
@@ -65,12 +65,16 @@ public final class QueueScheduler: Scheduler, SerialExecutor {
   ) {
     self.name = name
     self.queue = DispatchQueue(label: name, qos: qos, target: targetQueue)
+    isMainQueueScheduler = false
     queue.setSpecific(key: mark, value: serial)
   }
 
-  private init(name: String, queue: DispatchQueue) {
+  /// The main queue's scheduler. (Told by this initialiser, not by comparing queues: on Linux each read of
+  /// `DispatchQueue.main` makes a new wrapper of the main queue.)
+  private init(mainQueueNamed name: String) {
     self.name = name
-    self.queue = queue
+    self.queue = .main
+    isMainQueueScheduler = true
     queue.setSpecific(key: mark, value: serial)
   }
 
@@ -90,6 +94,9 @@ public final class QueueScheduler: Scheduler, SerialExecutor {
   // released one's address, which must not make it current on the old queue. The scheduler also takes its mark off
   // its queue when it is released (`deinit`), so that no key of anybody's allocated at the old key's address finds
   // it there.
+
+  /// Whether this is the main queue's scheduler, whose immediate blocks are main-actor jobs that settling counts.
+  private let isMainQueueScheduler: Bool
 
   /// This scheduler's key for its queue's mark.
   private let mark = DispatchSpecificKey<UInt64>()
@@ -122,6 +129,15 @@ public final class QueueScheduler: Scheduler, SerialExecutor {
   @discardableResult
   public func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
     let cancellation = ActionDisposable()
+    if isMainQueueScheduler {
+      // A main-actor job of the library's: counted until it has run (or found itself cancelled), so that
+      // `TestScheduler.settle()` waits for it (MainActorJobs).
+      MainActorJobs.enqueueOnMainQueue {
+        guard !cancellation.isDisposed else { return }
+        self.performAsCurrent(action)
+      }
+      return cancellation
+    }
     queue.async {
       guard !cancellation.isDisposed else { return }
       self.performAsCurrent(action)

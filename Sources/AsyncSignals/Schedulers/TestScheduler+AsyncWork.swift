@@ -280,6 +280,15 @@ extension TestScheduler {
     /// do { try await scheduler.settle() } catch { print(error.scheduledCount) }
     /// ```
     public let scheduledCount: Int
+    /// How many of the library's main-actor jobs, in the whole process, had not run yet when it stopped: evaluations
+    /// of `Signal.observing`, main-actor deliveries and bindings, and the async work they started (the Testing
+    /// article, "Testing a view model"). Not zero after `noProgress`: the main actor was blocked, or kept busy by
+    /// other code for the whole timeout.
+    ///
+    /// ```swift
+    /// do { try await scheduler.settle() } catch { print(error.mainActorJobs) }
+    /// ```
+    public let mainActorJobs: Int
 
     /// A sentence for the test's log: the reason, the work still running, and where to look.
     ///
@@ -289,12 +298,12 @@ extension TestScheduler {
     public var description: String {
       let work =
         "\(running) tracked async task(s) still running, \(waiting) waiting in an awaiting call; "
-        + "\(scheduledCount) block(s) scheduled"
+        + "\(scheduledCount) block(s) scheduled; \(mainActorJobs) main-actor job(s) of the library not yet run"
       switch reason {
       case .noProgress(let timeout):
         return "TestScheduler.settle: no progress for \(timeout): \(work). The work waits for something settle "
           + "cannot see or run: this test scheduler, other than through first(), last(), toArray() or "
-          + "waitUntilCompleted(); a main actor that is blocked; a continuation or stream nobody resumes "
+          + "waitUntilCompleted(); a main actor that is blocked or kept busy; a continuation or stream nobody resumes "
           + "(see the Testing article, \"Testing async work\")."
       case .cancelled:
         return "TestScheduler.settle: cancelled: \(work)."
@@ -327,10 +336,25 @@ extension TestScheduler {
   /// what the test would otherwise poll for:
   ///
   /// 1. It waits until every tracked async task has ended, or is suspended in an awaiting call of its own
-  ///    (`first()`, `last()`, `toArray()`, `waitUntilCompleted()`: waiting for an event, not running).
+  ///    (`first()`, `last()`, `toArray()`, `waitUntilCompleted()`: waiting for an event, not running), and until
+  ///    every main-actor job the library has enqueued has run (see "The main actor" below).
   /// 2. Then it runs the next block due at the current virtual time, as ``step()`` would, and goes back to 1; once
   ///    no block is due, it returns. Blocks scheduled by the work's results run too, and the async work they start
   ///    is waited for in turn.
+  ///
+  /// The main actor: the library's main-actor jobs are work in progress, from the moment they are due until they
+  /// have run, been cancelled, or their subscription was disposed — an evaluation of `Signal.observing` (from the
+  /// `willSet` that makes it due), a delivery of `bind(onMainActorTo:)`, `subscribeNext(onMainActor:)`,
+  /// `subscribeNext(onMainThread:)`, `deliverOnMainThread()` or `deliver(on: QueueScheduler.main)`, a `Command`'s
+  /// delivery on the main queue — and so is the async work (`Signal.async`) that such a job starts, until its task
+  /// ends. `settle()` suspends until they have run, so a test on the main actor lets them run while it waits: an
+  /// app model's pipeline (observe, throttle on this scheduler, search in a task, bind back on the main actor)
+  /// settles with no `Task.yield()`. These jobs are counted for the whole process, since an observation made in a
+  /// model's `init` cannot know its test scheduler, so a test also waits for other tests' main-actor jobs, and
+  /// they get at least 30 seconds without progress before `settle()` gives up, whatever `timeout` says. Not
+  /// counted: main-actor work the library did not enqueue (your own `Task { @MainActor in … }`, SwiftUI's), work
+  /// that hops through a queue other than the main queue, a subscription paused for a bounded consumer's room, and
+  /// timers.
   ///
   /// Which work is tracked: the task of `Signal.async` (so of a `Command` with async work), in AsyncSignalsInterop,
   /// when it is subscribed from one of this scheduler's blocks — where an operator or a command on this scheduler
@@ -348,10 +372,7 @@ extension TestScheduler {
   ///   never runs the block it needs. After `timeout` without progress — no tracked task ending or starting to wait
   ///   — `settle()` throws ``SettleError`` with ``SettleError/Reason/noProgress(_:)`` instead of hanging. The
   ///   timeout is a safety net, not the mechanism: settling never waits for time to pass otherwise.
-  /// - The main actor: `settle()` suspends its caller, so work that hops to the main actor runs while a test on
-  ///   the main actor awaits it. A delivery to the real main actor (`subscribeNext(onMainActor:)`,
-  ///   `deliver(on: .main)`) is not this scheduler's block: `settle()` does not wait for it or run it.
-  ///   Work that needs a main actor blocked by a synchronous wait is reported as no progress.
+  /// - Work that needs a main actor blocked by a synchronous wait is reported as no progress.
   /// - A child task of tracked work (`async let`, a task group) that waits in an awaiting call does not make the
   ///   work idle, since a sibling may still be running: such work settles when it ends, or is reported as no
   ///   progress.
@@ -433,14 +454,31 @@ extension TestScheduler {
 
   private func settleError(_ reason: SettleError.Reason) -> SettleError {
     let (running, waiting) = asyncWork.withLock { ($0.runningCount, $0.waitingCount) }
-    return SettleError(reason: reason, running: running, waiting: waiting, scheduledCount: scheduledCount)
+    return SettleError(
+      reason: reason, running: running, waiting: waiting, scheduledCount: scheduledCount,
+      mainActorJobs: MainActorJobs.count)
   }
 
-  /// Waits until every tracked task has ended or waits in an awaiting call, each progress restarting the timeout.
+  /// How long the library's main-actor jobs may make no progress before `settle` reports them, whatever its
+  /// `timeout`: the default timeout's 30 seconds.
+  static let mainActorPatience: Duration = .seconds(30)
+
+  /// Waits until the library's main-actor jobs (and the work they started) have finished, and every tracked task
+  /// has ended or waits in an awaiting call, each progress restarting the timeout. Either kind of work may start the
+  /// other, so it looks until it finds both quiet at once.
   private func waitUntilQuiet(timeout: Duration, isolation: isolated (any Actor)?) async -> SettleWake {
+    // The main actor is shared by the whole process (other tests, in a parallel suite): its jobs get at least
+    // `mainActorPatience` to make progress, however short the timeout given for the tracked work.
+    let mainActorTimeout = Swift.max(timeout, Self.mainActorPatience)
     while true {
+      switch await MainActorJobs.drained(timeout: mainActorTimeout, isolation: isolation) {
+      case .drained: break
+      case .timedOut: return .noProgress
+      case .cancelled: return .cancelled
+      }
       let wake = await nextChange(timeout: timeout, isolation: isolation)
       if case .progress = wake { continue }
+      if case .quiet = wake, MainActorJobs.count > 0 { continue }
       return wake
     }
   }
