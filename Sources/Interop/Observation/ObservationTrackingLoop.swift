@@ -1,5 +1,4 @@
 import AsyncSignals
-import Synchronization
 
 /// A main-actor observation built on `withObservationTracking` alone: what `Signal.observing(_:_:)` uses on Apple
 /// platforms before 26, which have no `Observations`. (On Linux and from Apple's 26 releases the signal iterates
@@ -14,7 +13,8 @@ import Synchronization
 final class ObservationTrackingLoop<Value: Sendable>: Sendable {
   private let expression: ObservedExpression<Value>
   private let subscriber: any Subscriber<Value, Never>
-  private let isDisposed = Atomic<Bool>(false)  // guarded by: atomicity
+  /// Whether the next evaluation is due, counted for `TestScheduler.settle()`; ended when the subscription is.
+  private let due = DueEvaluation()
 
   private init(_ expression: ObservedExpression<Value>, _ subscriber: any Subscriber<Value, Never>) {
     self.expression = expression
@@ -27,24 +27,32 @@ final class ObservationTrackingLoop<Value: Sendable>: Sendable {
       let loop = ObservationTrackingLoop(expression, subscriber)
       loop.scheduleEvaluation()
       // The subscription holds the loop; pending evaluations and Observation's handlers hold it weakly.
-      return ActionDisposable { loop.isDisposed.store(true, ordering: .releasing) }
+      return ActionDisposable { loop.due.end() }
     }
   }
 
+  /// Makes the next evaluation due, and schedules it in a main-actor job of its own.
   private func scheduleEvaluation() {
-    Task { @MainActor [weak self] in self?.evaluate() }
+    due.markDue()
+    MainActorJobs.enqueueOnMainActor { [weak self] in self?.evaluate() }
   }
 
   @MainActor
   private func evaluate() {
-    guard !isDisposed.load(ordering: .acquiring) else { return }
-    let value = expression.read(
+    due.evaluating()
+    guard !due.hasEnded else { return }
+    let reading = expression.read(
       onChange: { [weak self] in self?.scheduleEvaluation() },
       onGone: { [weak self] in self?.scheduleEvaluation() })
-    guard let value else {
-      subscriber.sendCompleted()
-      return
+    MainActorJobs.asCounted {
+      switch reading {
+      case .gone:
+        subscriber.sendCompleted()
+      case .value(let value, let tracked):
+        subscriber.sendNext(value)
+        // Nothing Observation tracks was read: no change will ever ask for this value again.
+        if !tracked { subscriber.sendCompleted() }
+      }
     }
-    subscriber.sendNext(value)
   }
 }

@@ -25,13 +25,23 @@ final class ObservedExpression<Value: Sendable> {
     evaluate = { [weak object] in object.map(value) }
   }
 
-  /// Reads the value (`nil` if the object has gone), calling `onChange` when something it read is about to change
-  /// (Observation's `willSet`, on the mutating thread) or `onGone` when every object it read has been deinitialised
-  /// (on the thread that released the last one). At most one of the two is called, once.
-  func read(onChange: @escaping @Sendable () -> Void, onGone: @escaping @Sendable () -> Void) -> Value? {
+  /// What one evaluation found.
+  enum Reading {
+    /// The value, and whether reading it read anything Observation tracks. A value that tracked nothing can never
+    /// change as far as Observation knows: no `willSet` will ever ask for it again.
+    case value(Value, tracked: Bool)
+    /// The object has gone.
+    case gone
+  }
+
+  /// Reads the value, calling `onChange` when something it read is about to change (Observation's `willSet`, on the
+  /// mutating thread) or `onGone` when every object it read has been deinitialised (on the thread that released the
+  /// last one). At most one of the two is called, once; neither, if the value tracked nothing.
+  func read(onChange: @escaping @Sendable () -> Void, onGone: @escaping @Sendable () -> Void) -> Reading {
     let watch = TrackingWatch(onChange: onChange, onGone: onGone)
     // `watch.arm()` is evaluated only if the value read something tracked (the handler is an autoclosure).
-    return withObservationTracking({ evaluate() }, onChange: watch.arm())
+    guard let value = withObservationTracking({ evaluate() }, onChange: watch.arm()) else { return .gone }
+    return .value(value, tracked: watch.isArmed)
   }
 }
 
@@ -48,6 +58,9 @@ final class TrackingWatch: Sendable {
     self.onChange = onChange
     self.onGone = onGone
   }
+
+  /// Whether `arm()` was called: the evaluation read something tracked.
+  var isArmed: Bool { state.load(ordering: .relaxed) & Self.armed != 0 }
 
   /// The handler to give Observation: it holds the watch until Observation releases it.
   func arm() -> @Sendable () -> Void {
@@ -79,6 +92,6 @@ final class ObservationTrigger {
 
   /// Changes the tracked property in a main-actor job of its own, from any thread.
   nonisolated func pull() {
-    Task { @MainActor in self.pulls &+= 1 }
+    MainActorJobs.enqueueOnMainActor { self.pulls &+= 1 }
   }
 }

@@ -141,25 +141,116 @@ extension Signal where Failure == Never {
     }
   }
 
-  /// Each subscription iterates `Observations` over `expression` on the main actor, and completes when the
-  /// expression finds its object gone.
+  /// Each subscription iterates an `Observations` of its own over `expression` on the main actor, and completes when
+  /// the expression finds its object gone, or when an evaluation tracked nothing.
   ///
-  /// One `Observations` serves every subscription, each with an iterator of its own. (Made here, on the main actor,
-  /// and not per subscription: a `@MainActor` closure literal converted to `Observations`' `@isolated(any)` closure
-  /// outside the main actor crashes Swift 6.3.1's code generation or miscompiles, while one that inherits the main
-  /// actor from its context compiles.) Sharing it is safe because every iteration runs on the main actor: an
-  /// iterator evaluates, sends and waits for the next change in one main-actor job, so a change never finds an
-  /// iterator between evaluating and waiting, which is when `Observations` would let one iterator take another's
-  /// notice of a change.
+  /// One `Observations` per subscription: their iterators would otherwise share one set of waiters and one "changed"
+  /// flag, and a change could reach one subscription twice and another never (issue 27).
   @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
   @MainActor
   static func iteratingObservations(_ expression: ObservedExpression<Value>) -> Signal<Value, Never> {
-    let trigger = ObservationTrigger()
-    let observations = Observations<Value, Never>.untilFinished {
-      trigger.track()
-      guard let value = expression.read(onChange: {}, onGone: { trigger.pull() }) else { return .finish }
-      return .next(value)
+    Signal.create(withDemand: { subscriber, demand in
+      let due = DueEvaluation()  // the first evaluation is due from now
+      let iteration = IterationTask()
+      // Started in a main-actor job of its own (after `subscribe` returns), and run at once in that job up to its first
+      // suspension: no hop through the global executor, which blocking code elsewhere may keep busy.
+      MainActorJobs.enqueueOnMainActor {
+        iteration.start {
+          Task.immediate { @MainActor in
+            await iterate(expression, into: subscriber, demand: demand, due: due)
+            due.end()
+          }
+        }
+      }
+      return ActionDisposable {
+        iteration.cancel()
+        due.end()
+      }
+    })
+  }
+
+  /// One subscription's iteration, on the main actor: evaluate, send, wait for room if the consumer is full, then
+  /// for the next change.
+  @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+  @MainActor
+  private static func iterate(
+    _ expression: ObservedExpression<Value>, into subscriber: any Subscriber<Value, Never>, demand: Demand?,
+    due: DueEvaluation
+  ) async {
+    let observation = observations(of: expression, due: due)
+    var iterator = observation.values.makeAsyncIterator()
+    while let value = await iterator.next(isolation: MainActor.shared) {
+      if Task.isCancelled { return }
+      if let demand, !demand.hasRoom {
+        due.pause()
+        await demand.room()
+        due.resume()
+        if Task.isCancelled { return }
+      }
+      MainActorJobs.asCounted { subscriber.sendNext(value) }
+      if !observation.tracked.value {
+        // Nothing Observation tracks was read: no change will ever ask for this value again.
+        subscriber.sendCompleted()
+        return
+      }
     }
-    return observations.signal(isolatedTo: MainActor.shared)
+    subscriber.sendCompleted()
+  }
+
+  /// The `Observations` of one subscription, made on the main actor. (Its closure is written in this main-actor
+  /// function, so it inherits the main actor: a `@MainActor` closure literal converted to `Observations`'
+  /// `@isolated(any)` closure outside the main actor crashes Swift 6.3.1's code generation or miscompiles.)
+  @available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *)
+  @MainActor
+  private static func observations(
+    of expression: ObservedExpression<Value>, due: DueEvaluation
+  ) -> (values: Observations<Value, Never>, tracked: MainActorBox<Bool>) {
+    let trigger = ObservationTrigger()
+    let tracked = MainActorBox(true)
+    let values = Observations<Value, Never>.untilFinished {
+      due.evaluating()
+      trigger.track()
+      switch expression.read(onChange: { due.markDue() }, onGone: { due.markDue(); trigger.pull() }) {
+      case .gone:
+        return .finish
+      case .value(let value, let readTracked):
+        tracked.value = readTracked
+        return .next(value)
+      }
+    }
+    return (values, tracked)
+  }
+}
+
+/// A value that main-actor code shares between a closure and its caller.
+@MainActor
+final class MainActorBox<Value> {
+  var value: Value
+
+  init(_ value: Value) { self.value = value }
+}
+
+/// The task of one subscription's iteration, started in a later job: cancelled at once if the subscription was
+/// disposed before it started.
+final class IterationTask: Sendable {
+  private let state = LockedState<(task: Task<Void, Never>?, cancelled: Bool)>((nil, false))  // guards both
+
+  /// Starts the task unless the subscription has been disposed.
+  func start(_ make: () -> Task<Void, Never>) {
+    guard !state.withLock({ $0.cancelled }) else { return }
+    let task = make()
+    let cancelled = state.withLock { state -> Bool in
+      state.task = task
+      return state.cancelled
+    }
+    if cancelled { task.cancel() }
+  }
+
+  func cancel() {
+    let task = state.withLock { state -> Task<Void, Never>? in
+      state.cancelled = true
+      return state.task
+    }
+    task?.cancel()
   }
 }

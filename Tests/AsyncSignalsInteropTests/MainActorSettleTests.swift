@@ -1,0 +1,143 @@
+import Dispatch
+import Foundation
+import Observation
+import Testing
+
+@testable import AsyncSignals
+@testable import AsyncSignalsInterop
+
+/// A main-actor view model whose pipeline starts at an observation and ends in a main-actor binding, the shape of an
+/// app's search screen; `search` is the async work, and `chain` hops main → task → main → main.
+@MainActor
+@Observable
+final class SearchScreen: LifetimeProviding {
+  var query = ""
+  var results: [String] = []
+  var resultCount = 0
+  let lifetime = Lifetime()
+
+  init(throttleOn scheduler: (any Scheduler)?, search: @escaping @Sendable (String) async -> [String]) {
+    let queries = Signal.observing(self, \.query)
+    let throttled = scheduler.map { queries.throttle(.milliseconds(300), on: $0) } ?? queries
+    throttled
+      .flattenMapLatest { query in Signal.async { await search(query) } }  // a task, off the main actor
+      .bind(onMainActorTo: self, keyPath: \.results)  // sent from the task's thread: a main-queue job
+    Signal.observing(self, \.results)  // another main-actor job per change
+      .map(\.count)
+      .deliverOnMainThread()
+      .bind(onMainActorTo: self, keyPath: \.resultCount)
+  }
+}
+
+/// The search a test gives a model: the query's matches, and a log of the queries it was called with.
+final class FakeCatalog: Sendable {
+  let calls = Locked<[String]>([])
+
+  func search(_ query: String) async -> [String] {
+    calls.append(query)
+    return ["swift", "swiftui", "vapor"].filter { $0.hasPrefix(query) }
+  }
+}
+
+/// Issue 27, item 3: `settle()` waits for the main-actor jobs the library enqueues — an observation's evaluation
+/// from the `willSet` that makes it due, a binding's job on the main queue — and for the async work they start. None
+/// of these tests yields: each waits through `settle()` alone. Each failed before, when `settle()` returned at once
+/// because no test scheduler's block was involved. Run them pinned beside a busy thread (`taskset -c 0`) too.
+@MainActor
+@Suite("TestScheduler.settle: the library's main-actor jobs")
+struct MainActorSettleTests {
+  @Test("a change to an observed property reaches the test scheduler after one settle")
+  func observedChangeReachesTheScheduler() async throws {
+    let scheduler = TestScheduler()
+    let catalog = FakeCatalog()
+    let model = SearchScreen(throttleOn: scheduler, search: catalog.search)
+    model.query = "sw"
+    try await scheduler.settle()
+    #expect(scheduler.scheduledCount == 1)  // the throttle's block for "sw"
+    try await scheduler.settle(advancingBy: .milliseconds(300))
+    #expect(catalog.calls.value == ["sw"])
+    #expect(model.results == ["swift", "swiftui"])
+  }
+
+  @Test("a chain main → task → main → main is complete after one settle")
+  func mainTaskMainMain() async throws {
+    let scheduler = TestScheduler()
+    let model = SearchScreen(throttleOn: nil, search: FakeCatalog().search)
+    model.query = "swift"
+    try await scheduler.settle()
+    #expect(model.results == ["swift", "swiftui"])
+    #expect(model.resultCount == 2)
+    model.query = "v"
+    try await scheduler.settle()
+    #expect(model.results == ["vapor"])
+    #expect(model.resultCount == 1)
+  }
+
+  @Test("settle(advancingBy:) waits for the main-actor jobs before it looks at the clock and after each block")
+  func advancingWaitsForMainActorJobs() async throws {
+    let scheduler = TestScheduler()
+    let catalog = FakeCatalog()
+    let model = SearchScreen(throttleOn: scheduler, search: catalog.search)
+    model.query = "s"
+    try await scheduler.settle(advancingBy: .milliseconds(100))
+    model.query = "swift"
+    try await scheduler.settle(advancingBy: .milliseconds(299))
+    #expect(catalog.calls.value == [])
+    #expect(model.results == [])
+    try await scheduler.settle(advancingBy: .milliseconds(1))
+    #expect(catalog.calls.value == ["swift"])
+    #expect(model.results == ["swift", "swiftui"] && model.resultCount == 2)
+  }
+
+  @Test("subscribeNext(onMainActor:), deliver(on: .main) and a main-queue Command are waited for")
+  func otherMainActorDeliveries() async throws {
+    let scheduler = TestScheduler()
+    let subject = Subject<Int, Never>()
+    let received = Locked<[String]>([])
+    let onMainActor = subject.subscribeNext(onMainActor: { received.append("onMainActor \($0)") })
+    let deliveredOnMain = subject.deliver(on: QueueScheduler.main).subscribeNext { received.append("main \($0)") }
+    let command = Command<Int, Int, Never>(scheduler: QueueScheduler.main) { $0 * 10 }
+    let outputs = command.executionSignals.flatten().subscribeNext { received.append("command \($0)") }
+    await Task.detached {
+      subject.sendNext(1)  // from a thread off the main queue: both deliveries are main-queue jobs
+      _ = command.execute(2)
+    }.value
+    try await scheduler.settle()
+    #expect(Set(received.value) == ["onMainActor 1", "main 1", "command 20"])
+    withExtendedLifetime((onMainActor, deliveredOnMain, outputs)) {}
+  }
+}
+
+/// The process-wide count against a shared main actor (issue 27): other code may keep the main actor busy for longer
+/// than a short timeout, and settling waits for it rather than give up.
+@Suite("TestScheduler.settle: main-actor jobs are given time, whatever the timeout")
+struct MainActorPatienceTests {
+  @Test("a main-actor job that takes longer than a short timeout is waited for, not reported")
+  func slowMainActorJob() async throws {
+    let scheduler = TestScheduler()
+    let ran = Locked(false)
+    QueueScheduler.main.schedule {
+      usleep(300_000)  // a main-actor job of 0.3 s: three times the timeout below
+      ran.value = true
+    }
+    try await scheduler.settle(timeout: .milliseconds(100))
+    #expect(ran.value)
+  }
+}
+
+/// Twenty tests of the same shape at once: the count is process-wide, so each test's `settle()` also waits for the
+/// others' main-actor jobs, which must all finish.
+@MainActor
+@Suite("TestScheduler.settle: twenty view-model tests in parallel")
+struct ParallelMainActorSettleTests {
+  @Test("a view model settles while nineteen others do", arguments: 0..<20)
+  func parallel(index: Int) async throws {
+    let scheduler = TestScheduler()
+    let catalog = FakeCatalog()
+    let model = SearchScreen(throttleOn: scheduler, search: catalog.search)
+    model.query = index.isMultiple(of: 2) ? "sw" : "v"
+    try await scheduler.settle(advancingBy: .milliseconds(300))
+    #expect(model.results == (index.isMultiple(of: 2) ? ["swift", "swiftui"] : ["vapor"]))
+    #expect(model.resultCount == model.results.count)
+  }
+}
