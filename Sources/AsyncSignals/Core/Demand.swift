@@ -76,8 +76,11 @@ package final class Demand: Sendable {
   }
 
   /// Suspends the calling task until the consumer has room, has ended, or the task is cancelled.
+  ///
+  /// `nonisolated(nonsending)`: it runs in the caller's isolation, so a producer on the main actor (a bounded
+  /// observation, say) that finds room returns without leaving the main actor, and one that waits resumes there.
   @usableFromInline
-  package func room() async {
+  nonisolated(nonsending) package func room() async {
     guard !hasRoom else { return }
     let registration = Atomic<UInt64>(0)  // 0: not registered (yet, or at all)
     await withTaskCancellationHandler {
