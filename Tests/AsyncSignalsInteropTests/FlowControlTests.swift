@@ -99,16 +99,22 @@ struct FlowControlTests {
   func foreignSenderNeverWaits() async {
     let subject = Subject<Int, Never>()
     let values = subject.values(bufferingPolicy: .bounded(4))
-    var iterator = values.makeAsyncIterator()
+    let subscribed = DispatchSemaphore(value: 0)
     let producer = plainThread {
-      while subject.subscriberCount == 0 { sched_yield() }  // counted is served (issue 26)
+      subscribed.wait()  // until the loop below has subscribed: a value sent before would reach no one
       for value in 0..<1_000 { subject.sendNext(value) }  // all return while the consumer takes nothing more
       subject.sendCompleted()
     }
-    let first = await iterator.next()
-    await producer.wait()  // would never return if the producer waited for room
-    var received = [first]
-    while let value = await iterator.next() { received.append(value) }
+    let executor = SerialTaskExecutor()
+    let received = await Task(executorPreference: executor) {
+      var iterator = values.makeAsyncIterator()
+      executor.afterCurrentJob { subscribed.signal() }  // once the first next() has subscribed and suspended
+      let first = await iterator.next()
+      await producer.wait()  // would never return if the producer waited for room
+      var received = [first]
+      while let value = await iterator.next() { received.append(value) }
+      return received
+    }.value
     #expect(received == Array(0..<1_000))
     // The first went straight to the waiting consumer, or was buffered an instant before the consumer took it.
     #expect((1_000 - 1 - 4)...(1_000 - 4) ~= values.overflowCount)
@@ -118,18 +124,24 @@ struct FlowControlTests {
   func taskProducerNeverWaits() async {
     let subject = Subject<Int, Never>()
     let values = subject.values(bufferingPolicy: .bounded(2))
-    var iterator = values.makeAsyncIterator()
+    let subscribed = Gate()
     let producer = Task {
-      await Task.yield()
+      await subscribed.wait()  // until the loop below has subscribed: a value sent before would reach no one
       for value in 1...100 { subject.sendNext(value) }
       subject.sendCompleted()
     }
-    let first = await iterator.next()
-    await producer.value
-    var received = [first]
-    while let value = await iterator.next() { received.append(value) }
+    let executor = SerialTaskExecutor()
+    let (received, overflowCount) = await Task(executorPreference: executor) {
+      var iterator = values.makeAsyncIterator()
+      executor.afterCurrentJob { subscribed.open() }  // once the first next() has subscribed and suspended
+      let first = await iterator.next()
+      await producer.value
+      var received = [first]
+      while let value = await iterator.next() { received.append(value) }
+      return (received, iterator.overflowCount)
+    }.value
     #expect(received == Array(1...100))
-    #expect((100 - 1 - 2)...(100 - 2) ~= iterator.overflowCount)  // as above, for the first value
+    #expect((100 - 1 - 2)...(100 - 2) ~= overflowCount)  // as above, for the first value
   }
 
   @Test("a subject sent to from a Dispatch queue never waits: the excess is buffered and counted")
@@ -227,16 +239,21 @@ struct FlowControlTests {
   func loopSendsBackIntoItsSubject() async {
     let subject = Subject<Int, Never>()
     let received = Locked<[Int]>([])
+    let executor = SerialTaskExecutor()
     let ended = await finishes {
+      let subscribed = DispatchSemaphore(value: 0)
       let producer = plainThread {
-        while subject.subscriberCount == 0 { sched_yield() }  // counted is served (issue 26)
+        subscribed.wait()  // until the loop below has subscribed: a value sent before would reach no one
         for value in 0..<50 { subject.sendNext(value) }
       }
-      for await value in subject.values(bufferingPolicy: .bounded(2)) {
-        received.append(value)
-        if value < 50 { subject.sendNext(value + 1_000) }  // re-queue a failed request
-        if received.value.count == 100 { break }
-      }
+      await Task(executorPreference: executor) {
+        executor.afterCurrentJob { subscribed.signal() }  // once the loop's first next() has subscribed and suspended
+        for await value in subject.values(bufferingPolicy: .bounded(2)) {
+          received.append(value)
+          if value < 50 { subject.sendNext(value + 1_000) }  // re-queue a failed request
+          if received.value.count == 100 { break }
+        }
+      }.value
       await producer.wait()
     }
     #expect(ended)
@@ -453,10 +470,10 @@ struct FlowControlTests {
   @Test("leaving the loop frees a producer suspended in send(_:) at once")
   func leavingFreesSuspendedProducer() async {
     let producerReturned = Gate()
-    let attempts = Locked(0)
+    let sendingThird = Gate()
     let signal = Signal<Int, Never>.async { subscriber in
       for value in 0..<1_000 {
-        attempts.increment()
+        if value == 3 { sendingThird.open() }
         await subscriber.send(value)
         if Task.isCancelled { break }
       }
@@ -464,8 +481,8 @@ struct FlowControlTests {
     }
     let ended = await finishes {
       for await _ in signal.values(bufferingPolicy: .bounded(2)) {
-        // 0 was taken; 1 and 2 fill the buffer; the producer is in send(3), where it waits for room.
-        while attempts.value < 4 { await Task.yield() }
+        // 0 was taken; 1 and 2 fill the buffer; the producer goes on to send(3), where it waits for room.
+        await sendingThird.wait()
         break  // leaving must free it, though the consumer never makes room
       }
       await producerReturned.wait()

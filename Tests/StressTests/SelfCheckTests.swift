@@ -17,6 +17,33 @@ struct SelfCheckTests {
   /// `Scripts/stress-asan.sh`'s self-check, not run in this process.
   static let useAfterFreeTwins = ["SubjectTurn"]
 
+  /// The broken twins whose failure is a race that needs two threads running at the same instant: on a process
+  /// limited to one CPU (`taskset -c 0`, the busy-machine check of issue 27), it may not happen within the run, so
+  /// there their check is a known, intermittent issue rather than a failure. Everywhere else it must fail.
+  static let raceNeedsTwoCPUs: Set<String> = ["SerialDelivery", "ZipReentrant", "MergeForeignLock"]
+
+  /// Whether the process may run on one CPU only: its affinity mask, which `taskset` sets (Foundation's
+  /// `activeProcessorCount` counts the machine's CPUs, not the mask's).
+  static let singleCPU: Bool = {
+    // Linux: the mask as /proc shows it, "Cpus_allowed_list:\t0" under `taskset -c 0`, "0-1" on two CPUs.
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed_list:") })
+    else { return ProcessInfo.processInfo.activeProcessorCount < 2 }
+    let list = line.dropFirst("Cpus_allowed_list:".count).trimmingCharacters(in: .whitespaces)
+    return !list.contains(",") && !list.contains("-")
+  }()
+
+  /// Runs `body`'s expectations, as a known intermittent issue when `name`'s race cannot be relied on here.
+  static func expectingCaught(_ name: String, _ body: () async throws -> Void) async rethrows {
+    if singleCPU && raceNeedsTwoCPUs.contains(name) {
+      await withKnownIssue("\(name)'s twin races two threads; one CPU may not interleave them", isIntermittent: true) {
+        try await body()
+      }
+    } else {
+      try await body()
+    }
+  }
+
   static let sabotageable = allScenarios.filter {
     $0.knownFailure == nil && !deadlockTwins.contains($0.name) && !useAfterFreeTwins.contains($0.name)
       && $0.name != "SubjectEcho"
@@ -27,10 +54,11 @@ struct SelfCheckTests {
     arguments: allScenarios.filter {
       $0.knownFailure == nil
     }.map(\.name))
-  func passes(name: String) {
+  func passes(name: String) async {
     let lines = LockedLines()
-    let status = StressCommand.main(
-      ["--scenario", name, "--iterations", "3", "--seed", "1", "--quiet"], console: lines.console)
+    let status = await onOwnThread {
+      StressCommand.main(["--scenario", name, "--iterations", "3", "--seed", "1", "--quiet"], console: lines.console)
+    }
     #expect(status == 0, "\(lines.text)")
     #expect(lines.errors.isEmpty)
   }
@@ -38,40 +66,47 @@ struct SelfCheckTests {
   @Test(
     "sabotaging a scenario's code under test makes it fail, naming the scenario and an invariant of its own",
     arguments: sabotageable)
-  func sabotageIsCaught(name: String) throws {
+  func sabotageIsCaught(name: String) async throws {
     let scenario = try #require(allScenarios.first { $0.name == name })
     let lines = LockedLines()
-    let status = StressCommand.main(
-      ["--scenario", name, "--sabotage", name, "--seconds", "20", "--seed", "1", "--quiet"], console: lines.console)
-    #expect(status == 1)
-    let violations = lines.errors.split(separator: "\n").filter { $0.hasPrefix("VIOLATION [\(name)] ") }
-    #expect(!violations.isEmpty, "\(lines.text)")
-    for violation in violations {
-      #expect(
-        scenario.invariants.contains { violation.hasPrefix("VIOLATION [\(name)] \($0): ") }
-          || violation.contains("further violations"), "\(violation)")
+    let status = await onOwnThread {
+      StressCommand.main(
+        ["--scenario", name, "--sabotage", name, "--seconds", "20", "--seed", "1", "--quiet"], console: lines.console)
     }
-    #expect(lines.errors.contains("violations in \(name)"))
+    await Self.expectingCaught(name) {
+      #expect(status == 1)
+      let violations = lines.errors.split(separator: "\n").filter { $0.hasPrefix("VIOLATION [\(name)] ") }
+      #expect(!violations.isEmpty, "\(lines.text)")
+      for violation in violations {
+        #expect(
+          scenario.invariants.contains { violation.hasPrefix("VIOLATION [\(name)] \($0): ") }
+            || violation.contains("further violations"), "\(violation)")
+      }
+      #expect(lines.errors.contains("violations in \(name)"))
+    }
   }
 
   @Test("the watchdog reports the threads of a race that does not finish in time")
-  func crewWatchdog() {
-    let crew = Crew(size: 3)
-    defer { crew.shutDown() }
-    let release = NSCondition()
-    let released = Flag()
-    let stuck = crew.run(timeout: 0.5) { thread in
-      guard thread > 0 else { return }
+  func crewWatchdog() async {
+    let (stuck, stuckAfterRelease) = await onOwnThread { () -> ([Int], [Int]) in
+      let crew = Crew(size: 3)
+      defer { crew.shutDown() }
+      let release = NSCondition()
+      let released = Flag()
+      let stuck = crew.run(timeout: 0.5) { thread in
+        guard thread > 0 else { return }
+        release.lock()
+        while !released.isSet { release.wait() }
+        release.unlock()
+      }
       release.lock()
-      while !released.isSet { release.wait() }
+      released.set()
+      release.broadcast()
       release.unlock()
+      return (stuck, crew.run(timeout: 20) { _ in })
     }
     #expect(stuck == [1, 2])
-    release.lock()
-    released.set()
-    release.broadcast()
-    release.unlock()
-    #expect(crew.run(timeout: 20) { _ in } == [])  // the crew recovers once its threads are free
+    #expect(stuckAfterRelease == [])  // the crew recovers once its threads are free
   }
 
   @Test("a deadlocked scenario stops the run loudly: the violation, the table, exit status 1")
@@ -97,26 +132,39 @@ struct SelfCheckTests {
     arguments: deadlockTwins)
   func deadlockTwinIsCaught(name: String) async throws {
     let scenario = try #require(allScenarios.first { $0.name == name })
-    let result = await #expect(processExitsWith: .exitCode(1), observing: [\.standardErrorContent]) { [name] in
-      exit(
-        StressCommand.main([
-          "--scenario", name, "--sabotage", name, "--watchdog", "2", "--seed", "1", "--seconds", "20", "--quiet",
-        ]))
+    await Self.expectingCaught(name) {
+      let result = await #expect(processExitsWith: .exitCode(1), observing: [\.standardErrorContent]) { [name] in
+        exit(
+          StressCommand.main([
+            "--scenario", name, "--sabotage", name, "--watchdog", "2", "--seed", "1", "--seconds", "20", "--quiet",
+          ]))
+      }
+      let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+      #expect(scenario.invariants.contains { errors.contains("VIOLATION [\(name)] \($0): ") }, "\(errors)")
     }
-    let errors = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    #expect(scenario.invariants.contains { errors.contains("VIOLATION [\(name)] \($0): ") }, "\(errors)")
   }
 
   @Test("the table lists each scenario and the totals; zero violations means exit status 0")
-  func table() {
+  func table() async {
     let lines = LockedLines()
-    let status = StressCommand.main(["--scenario", "ActionDisposable", "--iterations", "2"], console: lines.console)
+    let status = await onOwnThread {
+      StressCommand.main(["--scenario", "ActionDisposable", "--iterations", "2"], console: lines.console)
+    }
     #expect(status == 0)
     let text = lines.text
     #expect(text.contains("scenario") && text.contains("iterations") && text.contains("operations"))
     #expect(text.contains("violations") && text.contains("time"))
     #expect(text.split(separator: "\n").contains { $0.hasPrefix("ActionDisposable ") && $0.contains(" 2 ") })
     #expect(text.contains("[1/1] ActionDisposable: ok: 2 iterations"))
+  }
+}
+
+/// Runs `body` on a thread of its own and returns its result, leaving the calling task's thread free meanwhile: a
+/// Stress run blocks its caller for up to seconds, and run on the cooperative pool (two threads on a 2-core machine)
+/// it would hold up every other test's tasks for that long.
+func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+  await withCheckedContinuation { continuation in
+    Thread { continuation.resume(returning: body()) }.start()
   }
 }
 

@@ -177,12 +177,23 @@ extension InteropArticleExampleTests {
     }
     model.logIn(as: "ada")
     #expect(model.login.isExecuting)  // at once, ahead of the executing signal
-    while !model.isLoggingIn { await Task.yield() }
+    // The command sends on the main queue, to the model's subscriptions before this test's later ones: when a wait
+    // below has a value, the model's main-actor delivery of it is already queued, so one main-queue turn later the
+    // model shows it.
+    _ = await model.login.executing.filter { $0 }.first()
+    await mainQueueTurn()
+    #expect(model.isLoggingIn)
     gate.open()
-    while model.message.isEmpty || model.isLoggingIn { await Task.yield() }
+    // The execution's value reached the model's subscription (and queued its delivery) before the execution ended,
+    // which is when the command decides that `executing` falls.
+    _ = await model.login.executing.filter { !$0 }.first()
+    await mainQueueTurn()
     #expect(model.message == "welcome, Ada")
+    #expect(!model.isLoggingIn)
     model.logIn(as: "bob")
-    while model.message != "wrong password" { await Task.yield() }
+    _ = await model.login.errors.first()  // subscribed before the command can send: it sends on the main queue
+    await mainQueueTurn()
+    #expect(model.message == "wrong password")
     #expect(!model.login.isExecuting)
   }
 }

@@ -16,7 +16,7 @@ struct NotANumber: Error { let text: String }
 /// The Interop samples, by article. On the main actor, as the articles assume: there a subscription starts at
 /// once. Serialized, because the samples share one console.
 @MainActor
-@Suite("Interop article examples", .serialized, .timeLimit(.minutes(1)))
+@Suite("Interop article examples", .serialized)
 struct InteropArticleExampleTests {
   let console = DocConsole.shared
 

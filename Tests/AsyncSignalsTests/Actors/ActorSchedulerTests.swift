@@ -210,6 +210,16 @@ struct ActorSchedulerTests {
   func schedulerMadeForTheChain() async {
     actor Indexer {
       var indexed: [String] = []
+      let released: ReleaseGate
+
+      init(released: ReleaseGate) {
+        self.released = released
+      }
+
+      deinit {
+        released.open()
+      }
+
       func watch(_ edits: Signal<String, Never>) -> any Disposable {
         edits.throttle(.milliseconds(300), on: ActorScheduler(self)).subscribeNext(isolatedTo: self) { indexer, text in
           indexer.indexed.append(text)
@@ -217,16 +227,17 @@ struct ActorSchedulerTests {
       }
     }
     weak var weakIndexer: Indexer?
+    let released = ReleaseGate()
     let edits = Subject<String, Never>()
     var watching: (any Disposable)?
     do {
-      let indexer = Indexer()
+      let indexer = Indexer(released: released)
       weakIndexer = indexer
       watching = await indexer.watch(edits)
     }
     #expect(weakIndexer != nil)  // the subscription holds it
     watching?.dispose()
-    for _ in 0..<1_000 where weakIndexer != nil { await Task.yield() }  // a job under way lets go once it has run
+    await released.wait()  // a job under way lets go once it has run; then the indexer is deinitialised
     #expect(weakIndexer == nil)
     #expect(edits.subscriberCount == 0)
   }

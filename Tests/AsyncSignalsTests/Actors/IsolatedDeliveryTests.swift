@@ -8,6 +8,16 @@ import Testing
 actor Recorder {
   private(set) var log: [String] = []
   private var waiters: [(count: Int, continuation: CheckedContinuation<[String], Never>)] = []
+  /// Opened when the recorder is deinitialised, for a test that awaits its release.
+  private let released: ReleaseGate?
+
+  init(released: ReleaseGate? = nil) {
+    self.released = released
+  }
+
+  deinit {
+    released?.open()
+  }
 
   func append(_ entry: String) {
     log.append(entry)
@@ -213,10 +223,11 @@ struct IsolatedDeliveryTests {
   @Test("a subscription keeps its actor alive until it ends, then releases it")
   func subscriptionKeepsActorAlive() async {
     weak var weakRecorder: Recorder?
+    let released = ReleaseGate()
     let subject = Subject<Int, Never>()
     var subscription: (any Disposable)?
     do {
-      let recorder = Recorder()
+      let recorder = Recorder(released: released)
       weakRecorder = recorder
       subscription = subject.subscribeNext(isolatedTo: recorder) { recorder, value in recorder.append("\(value)") }
     }
@@ -224,8 +235,8 @@ struct IsolatedDeliveryTests {
     subject.sendNext(1)
     #expect(await weakRecorder?.log(count: 1) == ["1"])
     subscription?.dispose()
-    // A delivery job already under way holds the actor until it has run.
-    for _ in 0..<1_000 where weakRecorder != nil { await Task.yield() }
+    // A delivery job already under way holds the actor until it has run; then the recorder is deinitialised.
+    await released.wait()
     #expect(weakRecorder == nil)
     withExtendedLifetime(subscription) {}
   }
@@ -233,19 +244,21 @@ struct IsolatedDeliveryTests {
   @Test("a completed subscription releases its actor though its disposable is kept")
   func completionReleasesActor() async {
     weak var weakRecorder: Recorder?
+    let released = ReleaseGate()
     let subject = Subject<Int, Never>()
     let finished = Locked<CheckedContinuation<Void, Never>?>(nil)
     var subscription: (any Disposable)?
     await withCheckedContinuation { continuation in
       finished.value = continuation
-      let recorder = Recorder()
+      let recorder = Recorder(released: released)
       weakRecorder = recorder
       subscription = subject.subscribeNext(
         isolatedTo: recorder, { _, _ in }, completed: { _ in finished.value?.resume() })
       subject.sendCompleted()
     }
-    // The job that delivered the completion may still hold the actor for an instant after the callback.
-    for _ in 0..<1_000 where weakRecorder != nil { await Task.yield() }
+    // The job that delivered the completion may still hold the actor for an instant after the callback; then the
+    // recorder is deinitialised, though the subscription's disposable is kept.
+    await released.wait()
     #expect(weakRecorder == nil)
     withExtendedLifetime(subscription) {}
   }

@@ -184,13 +184,16 @@ struct DemandTests {
     await demand.room()  // open: at once
     demand.close(generation: 1)
     let returned = Locked(false)
-    let waiter = Task {
+    let executor = SerialTaskExecutor()
+    let waiter = Task(executorPreference: executor) {
       await demand.room()
       returned.value = true
     }
-    for _ in 0..<100 { await Task.yield() }
+    await executor.drained()  // the waiter has run up to its suspension in room()
     #expect(!returned.value)
-    for resumption in demand.reopen(generation: 2) { resumption() }
+    let resumptions = demand.reopen(generation: 2)
+    #expect(resumptions.count == 1)  // the waiter's, registered before it suspended
+    for resumption in resumptions { resumption() }
     await waiter.value
     #expect(returned.value)
   }
@@ -199,10 +202,12 @@ struct DemandTests {
   func roomCancelled() async {
     let demand = Demand()
     demand.close(generation: 1)
-    let waiter = Task { await demand.room() }
-    for _ in 0..<10 { await Task.yield() }
+    let executor = SerialTaskExecutor()
+    let waiter = Task(executorPreference: executor) { await demand.room() }
+    await executor.drained()  // the waiter is registered and suspended in room(): cancelling must withdraw it
     waiter.cancel()
     await waiter.value  // would hang if cancellation did not withdraw and resume the waiter
     #expect(!demand.hasRoom)
+    #expect(demand.reopen(generation: 2).isEmpty)  // withdrawn: nothing left to resume
   }
 }

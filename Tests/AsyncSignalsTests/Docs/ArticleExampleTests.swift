@@ -11,7 +11,7 @@ private func print(_ items: Any..., separator: String = " ", terminator: String 
 /// The samples of the AsyncSignals catalog, by article. On the main actor, as the articles assume: there a
 /// subscription starts at once. Serialized, because the samples share one console.
 @MainActor
-@Suite("Article examples", .serialized, .timeLimit(.minutes(1)))
+@Suite("Article examples", .serialized)
 struct ArticleExampleTests {
   let console = DocConsole.shared
 

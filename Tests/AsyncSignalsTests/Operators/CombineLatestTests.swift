@@ -196,7 +196,7 @@ struct CombineLatestTests {
   }
 
   @Test("two producer threads: one combination per value, each side's values in order, never concurrently")
-  func twoThreads() {
+  nonisolated func twoThreads() async {
     let left = Subject<Int, Never>()
     let right = Subject<Int, Never>()
     let received = Locked<[(Int, Int)]>([])

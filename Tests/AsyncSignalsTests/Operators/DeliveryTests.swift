@@ -132,7 +132,7 @@ struct DeliveryTests {
   }
 
   @Test("on a real queue, fed from another thread: every event in order, each on the queue")
-  func deliverOnRealQueue() async {
+  nonisolated func deliverOnRealQueue() async {
     let worker = QueueScheduler(name: "deliver(on:)")
     let subject = Subject<Int, Never>()
     let onWorker = Locked(true)

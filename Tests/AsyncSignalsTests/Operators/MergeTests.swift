@@ -106,7 +106,7 @@ struct MergeTests {
   }
 
   @Test("two producer threads: every value of a merge exactly once, each source's in order, never concurrently")
-  func mergeTwoThreads() {
+  nonisolated func mergeTwoThreads() async {
     let sources = [Subject<Int, Never>(), Subject<Int, Never>()]
     let received = Locked<[Int]>([])
     let probe = OverlapProbe()
@@ -211,7 +211,7 @@ struct MergeTests {
   }
 
   @Test("two inner signals sending from two threads: each value once, never concurrently")
-  func flattenTwoThreads() {
+  nonisolated func flattenTwoThreads() async {
     let outer = Subject<Signal<Int, Never>, Never>()
     let inners = [Subject<Int, Never>(), Subject<Int, Never>()]
     let count = Locked(0)
@@ -298,7 +298,7 @@ struct MergeTests {
   }
 
   @Test("guarantee 7: Signal.concat of 100 000 synchronous signals runs in constant stack depth")
-  func concatConstantStack() {
+  nonisolated func concatConstantStack() async {
     let count = Locked(0)
     let completed = Locked(false)
     Signal.concat((0..<100_000).map { Signal<Int, Never>.return($0) })
@@ -308,7 +308,7 @@ struct MergeTests {
   }
 
   @Test("guarantee 7: flatten(maxConcurrent: 1) of 100 000 queued synchronous inners runs in constant stack depth")
-  func flattenConstantStack() {
+  nonisolated func flattenConstantStack() async {
     let gate = Subject<Int, Never>()
     let outer = Signal<Signal<Int, Never>, Never>.create { subscriber in
       subscriber.sendNext(gate)  // holds the one place, so all the others queue up
@@ -326,7 +326,7 @@ struct MergeTests {
   }
 
   @Test("guarantee 7: concat of a signal sending 100 000 synchronous inners runs in constant stack depth")
-  func concatSignalsConstantStack() {
+  nonisolated func concatSignalsConstantStack() async {
     let outer = Signal<Signal<Int, Never>, Never>.create { subscriber in
       for value in 0..<100_000 { subscriber.sendNext(.return(value)) }
       subscriber.sendCompleted()

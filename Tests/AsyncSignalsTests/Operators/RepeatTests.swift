@@ -7,7 +7,7 @@ import Testing
 @Suite("repeat and retry")
 struct RepeatTests {
   /// A source whose n-th subscription (from 1) ends as `end(n)` decides, after sending `n`.
-  private func numberedSource(
+  nonisolated private func numberedSource(
     _ end: @escaping @Sendable (Int) -> Event<Int, TestError>
   ) -> (signal: Signal<Int, TestError>, subscriptions: Locked<Int>) {
     let subscriptions = Locked(0)
@@ -98,7 +98,7 @@ struct RepeatTests {
   }
 
   @Test("-repeat of a synchronous signal runs 100 000 times in constant stack depth (guarantee 7)")
-  func repeatConstantStack() {
+  nonisolated func repeatConstantStack() async {
     let count = Locked(0)
     Signal<Int, Never>.return(1).repeat().take(100_000).subscribeNext { _ in count.increment() }
     #expect(count.value == 100_000)
@@ -165,7 +165,7 @@ struct RepeatTests {
   }
 
   @Test("-retry of a synchronous failing signal runs 100 000 times in constant stack depth (guarantee 7)")
-  func retryConstantStack() {
+  nonisolated func retryConstantStack() async {
     let (signal, subscriptions) = numberedSource { $0 < 100_000 ? .error(TestError(code: $0)) : .completed }
     let recorder = EventRecorder(signal.retry().filter { $0 == 100_000 })
     #expect(recorder.events == [.next(100_000), .completed])
@@ -287,7 +287,7 @@ struct ResubscriptionStateMachineTests {
 @Suite("repeat across threads")
 struct RepeatAcrossThreadsTests {
   @Test("-repeat of a source subscribed on the background scheduler resubscribes there, 10 000 times")
-  func repeatOnBackground() {
+  nonisolated func repeatOnBackground() async {
     let subscriptions = Locked(0)
     let source = Signal<Int, Never>.create { subscriber in
       subscriber.sendNext(subscriptions.increment())

@@ -129,7 +129,7 @@ struct SampleTests {
   }
 
   @Test("two threads, one sending values and one sampling: samples never go back in time, never concurrently")
-  func twoThreads() {
+  nonisolated func twoThreads() async {
     let source = Subject<Int, Never>()
     let sampler = Subject<Int, Never>()
     let received = Locked<[Int]>([])

@@ -214,7 +214,7 @@ struct SideEffectsTests {
   }
 
   @Test("doDisposed then finally: a disposal that meets a completion already on its way runs doDisposed's action only")
-  func doDisposedWinsOverCompletionInFlight() {
+  nonisolated func doDisposedWinsOverCompletionInFlight() async {  // async and nonisolated: off the main actor, which it would block
     // The completion has passed the source's own check (it is held in doCompleted, between the source and
     // doDisposed) when another thread disposes the subscription. The disposal wins: its action runs, and the
     // completion goes no further, so finally's action does not run as well.
@@ -235,7 +235,7 @@ struct SideEffectsTests {
   }
 
   @Test("doDisposed then finally: racing a completion against a disposal runs exactly one of the two actions")
-  func doDisposedAndFinallyRace() {
+  nonisolated func doDisposedAndFinallyRace() async {  // async and nonisolated: off the main actor, which it would block
     for _ in 0..<200 {
       let runs = Locked(0)
       let log = Locked<[String]>([])

@@ -135,7 +135,7 @@ struct SwitchToLatestTests {
   }
 
   @Test("two threads, one sending on the old inner while the other switches: nothing old after the switch")
-  func twoThreads() {
+  nonisolated func twoThreads() async {
     let outer = Subject<Signal<Int, Never>, Never>()
     let old = Subject<Int, Never>()
     let new = Subject<Int, Never>()

@@ -126,7 +126,7 @@ struct TakeUntilTests {
   }
 
   @Test("two threads, one sending values and one firing the trigger: a prefix in order, then one completion")
-  func twoThreads() {
+  nonisolated func twoThreads() async {
     let source = Subject<Int, Never>()
     let trigger = Subject<Int, Never>()
     let recorder = EventRecorder(source.take(until: trigger))

@@ -187,7 +187,7 @@ struct ThrottleTests {
   }
 
   @Test("timers racing with values on a real queue: values in order, none twice, and the last one always sent")
-  func realQueueRace() async {
+  nonisolated func realQueueRace() async {
     let worker = QueueScheduler(name: "throttle race")
     let subject = Subject<Int, Never>()
     let received = await withCheckedContinuation { continuation in

@@ -65,7 +65,7 @@ struct ZipTests {
   }
 
   @Test("one side far ahead stays linear: a ring buffer, not removal from the front of an array")
-  func farAhead() {
+  nonisolated func farAhead() async {
     let numbers = Subject<Int, Never>()
     let others = Subject<Int, Never>()
     let count = Locked(0)
@@ -76,7 +76,7 @@ struct ZipTests {
   }
 
   @Test("two producer threads: every pair exactly once, in index order")
-  func twoThreads() {
+  nonisolated func twoThreads() async {
     let numbers = Subject<Int, Never>()
     let others = Subject<Int, Never>()
     let received = Locked<[Int]>([])

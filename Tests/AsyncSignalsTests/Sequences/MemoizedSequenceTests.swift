@@ -180,7 +180,7 @@ struct MemoizedSequenceTests {
   }
 
   @Test("a filter that rejects a long run, and a flattenMap of many empty sequences, use no stack per element")
-  func longRuns() {
+  nonisolated func longRuns() async {
     let evens = MemoizedSequence(0..<200_000).filter { $0 == 199_999 }
     #expect(evens.array == [199_999])
     let flattened = MemoizedSequence(0..<200_000).flattenMap { $0 == 199_999 ? .return($0) : .empty }
@@ -225,7 +225,7 @@ struct MemoizedSequenceTests {
   }
 
   @Test("releasing a memoised sequence of 200 000 elements does not overflow the stack")
-  func longChainRelease() {
+  nonisolated func longChainRelease() async {
     let count = Locked(0)
     var sequence: MemoizedSequence<Int>? = MemoizedSequence(generating: {
       let value = count.increment()
@@ -263,7 +263,7 @@ struct MemoizedSequenceSignalTests {
   }
 
   @Test("signal(on: .immediate) of 100 000 elements runs in constant stack depth")
-  func signalConstantStack() {
+  nonisolated func signalConstantStack() async {
     let count = Locked(0)
     let completed = Locked(false)
     MemoizedSequence(0..<100_000).signal(on: .immediate).subscribeNext(
