@@ -96,15 +96,51 @@ struct MainActorSettleTests {
     let received = Locked<[String]>([])
     let onMainActor = subject.subscribeNext(onMainActor: { received.append("onMainActor \($0)") })
     let deliveredOnMain = subject.deliver(on: QueueScheduler.main).subscribeNext { received.append("main \($0)") }
+    let onMainThread = subject.subscribeNext(onMainThread: { received.append("onMainThread \($0)") })
     let command = Command<Int, Int, Never>(scheduler: QueueScheduler.main) { $0 * 10 }
     let outputs = command.executionSignals.flatten().subscribeNext { received.append("command \($0)") }
     await Task.detached {
-      subject.sendNext(1)  // from a thread off the main queue: both deliveries are main-queue jobs
+      subject.sendNext(1)  // from a thread off the main queue: every delivery is a main-queue job
       _ = command.execute(2)
     }.value
     try await scheduler.settle()
-    #expect(Set(received.value) == ["onMainActor 1", "main 1", "command 20"])
-    withExtendedLifetime((onMainActor, deliveredOnMain, outputs)) {}
+    #expect(Set(received.value) == ["onMainActor 1", "main 1", "onMainThread 1", "command 20"])
+    withExtendedLifetime((onMainActor, deliveredOnMain, onMainThread, outputs)) {}
+  }
+
+  @Test("a subscription paused for a bounded loop's room is not work: settle returns while the loop takes nothing")
+  func pausedObservationIsNotWork() async throws {
+    let scheduler = TestScheduler()
+    let counter = Counter()
+    let tookFirst = Gate()
+    let release = Gate()
+    let counts = Signal.observing(counter, \.count).values(bufferingPolicy: .bounded(1))
+    let loop = Task.detached {
+      for await _ in counts {
+        tookFirst.open()
+        await release.wait()  // takes nothing more: the observation pauses once its value fills the buffer
+      }
+    }
+    await tookFirst.wait()
+    counter.count = 1  // evaluated and buffered: the buffer is full
+    try await scheduler.settle()
+    counter.count = 2  // evaluated; the observation pauses with the value, for the loop has no room
+    try await scheduler.settle()
+    counter.count = 3  // due while paused: not work until the pause ends
+    let settled = await finishes(within: 10) { try? await scheduler.settle() }
+    #expect(settled)
+    release.open()
+    loop.cancel()
+  }
+
+  @Test("a timer on the main queue is not work: settle does not wait for it")
+  func timerIsNotWork() async throws {
+    let scheduler = TestScheduler()
+    let fired = Locked(false)
+    let timer = QueueScheduler.main.schedule(afterDelay: .seconds(60)) { fired.value = true }
+    let settled = await finishes(within: 10) { try? await scheduler.settle() }
+    #expect(settled && !fired.value)
+    timer?.dispose()
   }
 }
 

@@ -70,10 +70,16 @@ extension Signal where Failure == Never {
   /// Sets `object[keyPath: keyPath]` to each value on the main actor, in order, until the signal completes or
   /// the object goes away.
   ///
-  /// For objects isolated to the main actor, such as views. A value sent on the main queue while no earlier
-  /// value is waiting is set at once; any other is queued on the main queue, behind the earlier ones, as RAC's
-  /// `-deliverOnMainThread` does. The object is held weakly and the binding ends as with
-  /// ``bind(to:keyPath:)``; a value that finds the object gone ends it.
+  /// For objects isolated to the main actor, such as views and `@Observable` view models. A value sent on the main
+  /// queue while no earlier value is waiting is set at once; any other is queued on the main queue, behind the
+  /// earlier ones, as RAC's `-deliverOnMainThread` does. The object is held weakly.
+  ///
+  /// When it ends: when the signal completes, when the returned disposable is disposed, or when the object goes
+  /// away. An object that is ``LifetimeProviding`` (a model that owns its pipeline) ends it at once when it is
+  /// deinitialised: its lifetime disposes the binding and everything upstream, so async work in flight (a
+  /// `Signal.async` search) is cancelled. Any other object ends it only at the next value, which finds the object
+  /// gone; until then the work upstream runs on, to its end. A queued value's main-actor job counts as work in
+  /// progress for `TestScheduler.settle()` until it has run.
   ///
   /// ```swift
   /// @MainActor func viewDidLoad() {

@@ -24,6 +24,11 @@ extension Signal where Failure == Never {
   /// - Lifetime: the signal and its subscriptions hold `object` weakly. When it is deinitialised each subscription
   ///   completes, in a main-actor job soon after; a subscription that starts after it has gone completes without
   ///   a value. Disposing a subscription ends it, as for any signal.
+  /// - Subscriptions: each has an observation of its own; several subscribers of one signal each get every value.
+  /// - Untracked: a property Observation does not track (a `let`, an `@ObservationIgnored` one) can never change as
+  ///   far as Observation knows: its value is sent, then the subscription completes.
+  /// - Testing: each evaluation is work in progress for `TestScheduler.settle()` from the `willSet` that makes it
+  ///   due until it has run (the Testing article, "Testing a view model").
   ///
   /// ```swift
   /// let model = SearchViewModel()
@@ -65,7 +70,8 @@ extension Signal where Failure == Never {
   ///
   /// The subscriptions complete in a main-actor job soon after the object is deinitialised when `value` reads
   /// tracked properties of that object only; a value that also reads another object still alive completes at that
-  /// object's next change.
+  /// object's next change. A value that reads nothing tracked is sent, then the subscription completes: Observation
+  /// can never ask for it again.
   ///
   /// ```swift
   /// let model = SearchViewModel()
