@@ -39,6 +39,19 @@ if [[ $status -ne 66 ]] || ! grep -q "WARNING: ThreadSanitizer" "$log"; then
 fi
 echo "ok: TSan reported the deliberate race and the run exited with 66"
 
+step "self-check: ObservationCount's broken twin leaks a main-actor job's count; the run must fail (status 1)"
+# Not in the test process's self-check (Tests/StressTests): the count is process-wide.
+set +e
+"$stress" --scenario ObservationCount --sabotage ObservationCount --iterations 2 --quiet >"$log" 2>&1
+status=$?
+set -e
+if [[ $status -ne 1 ]] || ! grep -q "VIOLATION \[ObservationCount\]" "$log"; then
+  cat "$log"
+  echo "stress-ci: expected ObservationCount's twin to fail the run (status 1), got status $status" >&2
+  exit 1
+fi
+echo "ok: the twin's leaked count was caught"
+
 step "every scenario, ${seconds} s each, under ThreadSanitizer"
 "$stress" --seconds "$seconds" --quiet
 

@@ -17,7 +17,7 @@ let scenarioFamilies: [(family: String, scenarios: [any Scenario])] = [
   ),
   ("Multicast and Command", [ConnectRace(), AutoconnectRace(), CommandRace()]),
   ("Time operators on real queue schedulers", [TimeoutRace(), DeliverOnRace()]),
-  ("Interop (AsyncSignalsInterop)", [ForAwaitRace(), BufferingRace()]),
+  ("Interop (AsyncSignalsInterop)", [ForAwaitRace(), BufferingRace(), ObservationCountRace()]),
   (
     "Flow control (.bounded(n): issue 19's hang shapes, cancellation, the cold bound)",
     [
