@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The sinks of a hot signal (a subject), in subscription order. Not generic: a subject delivers through it
 /// without generic metadata.
 ///
@@ -11,6 +13,9 @@
 @usableFromInline
 struct SubscriberList: Sendable {
   @usableFromInline private(set) var slots: ContiguousArray<SinkCore?> = []
+  /// Raised with every change, under the owner's lock, so that a sender that has seen a change (a subscriber counted)
+  /// finds it raised and catches up (issue 26).
+  private let changed: ListChangedFlag
   private var holes = 0
   /// The changes since the mirror last caught up, unless `rebuilt`.
   private var journal = ContiguousArray<Change>()
@@ -25,7 +30,9 @@ struct SubscriberList: Sendable {
   }
 
   @usableFromInline
-  init() {}
+  init(changed: ListChangedFlag) {
+    self.changed = changed
+  }
 
   @usableFromInline
   var count: Int { slots.count - holes }
@@ -58,6 +65,7 @@ struct SubscriberList: Sendable {
       slots = []
       holes = 0
       dropJournal()
+      changed.raise()
     }
     for case let sink? in slots { sink.state.pointee.ownerIndex = -1 }
     return slots
@@ -76,6 +84,7 @@ struct SubscriberList: Sendable {
   }
 
   private mutating func record(_ change: Change) {
+    changed.raise()
     guard !rebuilt else { return }
     // A short list is cheaper to copy than to journal (no journal to allocate).
     if slots.count < 16 || journal.count >= slots.count {
@@ -100,6 +109,23 @@ struct SubscriberList: Sendable {
     slots = compacted
     holes = 0
     dropJournal()
+  }
+}
+
+/// Where a `SubscriberList` raises its owner's "changed" flag: an atomic at a stable address in the owner's
+/// allocation (a subject's turn), which outlives the list.
+@usableFromInline
+struct ListChangedFlag: @unchecked Sendable {
+  // guarded by: atomicity — the one stored property points to an `Atomic`, and is only ever used to load or store it.
+  @usableFromInline let pointer: UnsafeMutablePointer<Atomic<Bool>>
+
+  @usableFromInline
+  init(_ pointer: UnsafeMutablePointer<Atomic<Bool>>) {
+    self.pointer = pointer
+  }
+
+  func raise() {
+    pointer.pointee.store(true, ordering: .relaxed)
   }
 }
 

@@ -56,13 +56,15 @@ struct SubjectState<Value: Sendable, Failure: Error>: Sendable {
   @usableFromInline var buffer = Ring<Value>()
   @usableFromInline var terminal: Event<Value, Failure>?
   /// The subscribers' sinks. Not generic: delivery hands every sink the same payload pointer.
-  @usableFromInline var subscribers = SubscriberList()
+  @usableFromInline var subscribers: SubscriberList
   /// The subscriptions the subject made as a subscriber, disposed when it terminates.
   @usableFromInline var upstream = DisposableBag()
 
+  /// `changed`: the flag the list raises with each change (the storage's `listChanged`).
   @inlinable
-  init(capacity: Int) {
+  init(capacity: Int, changed: ListChangedFlag) {
     self.capacity = capacity
+    subscribers = SubscriberList(changed: changed)
   }
 
   /// Sinks disposed while another thread was in a turn, whose observers that thread drops when it unlocks.
@@ -149,9 +151,10 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
   // guarded by: `state` (its own lock) for the decisions; the recursive lock inside `turn` for the rest of `turn`;
   // `listChanged` and `needsSweep` are atomics. All stored properties are `let`s.
   @usableFromInline let state: LockedState<SubjectState<Value, Failure>>
-  /// Whether the state's list may have changed since the mirror last caught up: raised after a change (outside
-  /// `state`'s lock), lowered under it by the catch-up; read by a send without it.
-  @usableFromInline let listChanged = Atomic<Bool>(false)
+  /// Whether the state's list may have changed since the mirror last caught up: raised by the list with each change,
+  /// under `state`'s lock; lowered under it by the catch-up; read by a send without it. It lives after `turn`, in
+  /// the same allocation, so that the list can hold its address (`SubscriberList.changed`).
+  @usableFromInline let listChanged: UnsafeMutablePointer<Atomic<Bool>>
   /// Whether `orphans` may hold sinks whose observers are still to be dropped.
   @usableFromInline let needsSweep = Atomic<Bool>(false)
   /// The delivery lock and its bookkeeping; see `SubjectTurn`.
@@ -163,20 +166,27 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
   /// starts with them (a behaviour subject's current value).
   @usableFromInline
   init(capacity: Int, values: [Value] = []) {
-    var initial = SubjectState<Value, Failure>(capacity: capacity)
+    // One allocation: the turn, then the flag.
+    let flagOffset = MemoryLayout<SubjectTurn<Value, Failure>>.stride
+    let memory = UnsafeMutableRawPointer.allocate(
+      byteCount: flagOffset + MemoryLayout<Atomic<Bool>>.stride,
+      alignment: Swift.max(MemoryLayout<SubjectTurn<Value, Failure>>.alignment, MemoryLayout<Atomic<Bool>>.alignment))
+    turn = memory.initializeMemory(as: SubjectTurn<Value, Failure>.self, to: SubjectTurn())
+    listChanged = (memory + flagOffset).bindMemory(to: Atomic<Bool>.self, capacity: 1)
+    listChanged.initialize(to: Atomic(false))
+    RecursiveLockPrimitive.setUp(&turn.pointee.lock)
+    var initial = SubjectState<Value, Failure>(capacity: capacity, changed: ListChangedFlag(listChanged))
     for value in values { _ = initial.receivedValue(value) }
     state = LockedState(initial)
     self.capacity = capacity
-    turn = .allocate(capacity: 1)
-    turn.initialize(to: SubjectTurn())
-    RecursiveLockPrimitive.setUp(&turn.pointee.lock)
   }
 
   deinit {
     turn.pointee.mirror.deallocate()
     RecursiveLockPrimitive.tearDown(&turn.pointee.lock)
+    listChanged.deinitialize(count: 1)
     turn.deinitialize(count: 1)
-    turn.deallocate()
+    UnsafeMutableRawPointer(turn).deallocate()
   }
 
   @usableFromInline
@@ -221,17 +231,14 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
 
   /// Adds `sink` to the list (unless the subject has terminated) and returns its replay.
   ///
-  /// `listChanged` is raised in the same hold of the state lock that records the sink: whoever sees the sink
+  /// The list raises `listChanged` as it records the sink, in the same hold of the state lock: whoever sees the sink
   /// counted (`subscriberCount`, under that lock) and then sends finds the flag raised, and its send catches up.
   /// Raised after the lock was released, it left a window in which a sender that had seen the count walked the
-  /// old list, and the value never reached the new subscriber (issue 26).
+  /// old list, and the value never reached the new subscriber (issue 26). (Raised by the list, not by a closure
+  /// here: a closure capturing the storage costs this unspecialised generic code four metadata lookups.)
   @inline(__always)
   private func attached(_ sink: Sink<Value, Failure>) -> SubjectState<Value, Failure>.Replay {
-    let replay = state.withLock { state in
-      let replay = state.attached(sink)
-      if replay.terminal == nil { listChanged.store(true, ordering: .relaxed) }
-      return replay
-    }
+    let replay = state.withLock { $0.attached(sink) }
     #if DEBUG
     SubjectTestHooks.afterAttach(self)
     #endif
@@ -249,10 +256,7 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
 
   @usableFromInline
   func sinkDidDispose(_ sink: SinkCore) {
-    // The flag is raised with the change, under the state lock, as for an attach.
-    state.withLock { state in
-      if state.subscribers.remove(sink) { listChanged.store(true, ordering: .relaxed) }
-    }
+    state.withLock { _ = $0.subscribers.remove(sink) }  // the list raises `listChanged`, as for an attach
     if RecursiveLockPrimitive.tryLock(&turn.pointee.lock) {
       // No turn on another thread: drop the observer now (unless a callback below us on this thread is calling it).
       let observer = sink.takeObserverInOwnersTurn()
@@ -352,7 +356,7 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
     switch event {
     case .next(let value):
       // A plain subject takes the state lock only when its list has changed; a replaying one, to record.
-      if capacity > 0 || listChanged.load(ordering: .acquiring) {
+      if capacity > 0 || listChanged.pointee.load(ordering: .acquiring) {
         guard state.withLock({ state in catchUp(&state) && state.receivedValue(value) }) else { return }
       }
       withUnsafePointer(to: value) { payload in
@@ -376,8 +380,8 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
   /// Brings the mirror up to date if the list has changed. Under both locks; always `true` (for `&&`).
   @inlinable
   func catchUp(_ state: inout SubjectState<Value, Failure>) -> Bool {
-    if listChanged.load(ordering: .relaxed) {
-      listChanged.store(false, ordering: .relaxed)
+    if listChanged.pointee.load(ordering: .relaxed) {
+      listChanged.pointee.store(false, ordering: .relaxed)
       state.subscribers.update(&turn.pointee.mirror)
     }
     return true
