@@ -17,13 +17,25 @@ import Synchronization
 // lock, turn or executor, and cannot take part in a cycle that hangs. When the consumer ends (its loop is left,
 // its task cancelled, or the signal terminates), every registered resumption runs at once.
 //
+// A composable demand (flow control, part 2) is a demand with a parent and a limit: the room of a stage between
+// the source and the consumer that holds values or inners of its own — a hop (`deliver(on:)`), bounded
+// concurrency (`flatten(maxConcurrent:)`). It has room when its parent has room and its own count is under its
+// limit; its owner takes one (`take()`) for each value it holds or inner it runs and gives it back (`release()`)
+// when that is done. A producer above such a stage reads `hasRoom` as before. A resumption it registers waits on the
+// stage when the stage is full, and is forwarded to the parent otherwise (the parent is what has no room then); the
+// two locks are never held together. A resumption is a wake-up, not a promise of room: the producer checks again,
+// and registers again if it must. A stage's resumptions run where its owner says (`resumeOn`): a hop's run off the
+// thread that made the room, so that a paused source never resumes on the hop's scheduler (the main queue, behind
+// `deliverOnMainThread()`).
+//
 // The consumer numbers each change of its demand: a change is applied only if its number is higher than the last
 // one applied, so that the open flag follows the buffer's count in order even when a close decided on the
 // producer's thread reaches the demand after a later reopening decided on the consumer's. So the consumer may open
 // and close it after releasing its own lock; only the close that ends a loop is made under that lock, in the step
 // that stops the buffer keeping values, so that no running source produces into a buffer that drops.
 
-/// The room a bounded consumer has for more values, as the sources that can pause see it (see the comment above).
+/// The room a bounded consumer has for more values, as the sources that can pause see it (see the comment above); or
+/// the room of a stage between them, composed with its parent's.
 @usableFromInline
 package final class Demand: Sendable {
   /// A resumption registered by a paused source or a suspended producer.
@@ -33,69 +45,144 @@ package final class Demand: Sendable {
   @usableFromInline
   struct State: Sendable {
     var resumptions: [(id: UInt64, resume: Resumption)] = []
-    var nextID: UInt64 = 0
     var ended = false
     /// The number of the last change applied by `close(generation:)` or `reopen(generation:)`.
     var generation: UInt64 = 0
+    /// A stage's values or inners in hand (`take()`, `release()`); always 0 for a consumer's demand.
+    var taken = 0
   }
 
-  /// Whether the consumer has room: written under `state`'s lock, read without it before each value.
+  /// Registration numbers, unique in the process, so that a registration forwarded to a parent is withdrawn from
+  /// the demand that holds it.
+  private static let registrations = Atomic<UInt64>(0)
+
+  /// Whether this demand's own room is open (the consumer's, or a stage's count under its limit): written under
+  /// `state`'s lock, read without it before each value. `hasRoom` also asks the parent.
   private let open = Atomic<Bool>(true)
-  private let state = LockedState(State())  // guards the resumptions and `ended`
+  private let state = LockedState(State())  // guards the resumptions, `ended`, `generation` and `taken`
+  /// The demand of the stage below, whose room this one's includes; `nil` for a consumer's.
+  @usableFromInline let parent: Demand?
+  /// How many values or inners a stage may hold before it has no room (`Int.max` for a consumer's demand).
+  let limit: Int
+  /// Where a stage runs the resumptions that its `release()` frees: `nil` runs them on the releasing thread.
+  private let resumeOn: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
 
+  /// A consumer's demand.
   @usableFromInline
-  package init() {}
-
-  /// Whether the consumer has room for another value (or has ended, when nothing more is buffered anyway).
-  @usableFromInline
-  package var hasRoom: Bool {
-    open.load(ordering: .acquiring)
+  package init() {
+    parent = nil
+    limit = .max
+    resumeOn = nil
   }
+
+  /// A stage's demand: room while `parent` has room and fewer than `limit` are taken. `resumeOn` runs the
+  /// resumptions a `release()` frees, if they must not run on the releasing thread.
+  @usableFromInline
+  package init(
+    parent: Demand, limit: Int, resumeOn: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil
+  ) {
+    precondition(limit > 0, "Demand(parent:limit:): limit must be positive")
+    self.parent = parent
+    self.limit = limit
+    self.resumeOn = resumeOn
+  }
+
+  /// Whether another value may be produced: this demand's own room, and its parent's.
+  @inlinable
+  package var hasRoom: Bool {
+    hasOwnRoom && (parent?.hasRoom ?? true)
+  }
+
+  @usableFromInline
+  var hasOwnRoom: Bool { open.load(ordering: .acquiring) }
 
   // MARK: Producers
 
-  /// Registers `resumption` to run once the consumer has room again or has ended; `nil`, without registering, if
-  /// it has room now — the caller goes on producing. The resumption runs once, on the thread that made the room.
+  /// Registers `resumption` to run once there may be room again, or the consumer has ended; `nil`, without
+  /// registering, if there is room now — the caller goes on producing. The resumption runs once; the producer then
+  /// checks again (it may find a stage's parent full, and register again).
   @usableFromInline
   package func resume(whenRoom resumption: @escaping Resumption) -> UInt64? {
-    state.withLock { state -> UInt64? in
-      guard !state.ended, !open.load(ordering: .relaxed) else { return nil }
-      state.nextID += 1
-      state.resumptions.append((state.nextID, resumption))
-      return state.nextID
+    let registered = state.withLock { state -> UInt64?? in
+      guard !state.ended else { return .some(nil) }
+      guard !open.load(ordering: .relaxed) else { return nil }  // own room: the parent decides
+      let id = Self.registrations.add(1, ordering: .relaxed).newValue
+      state.resumptions.append((id, resumption))
+      return .some(id)
     }
+    if let registered { return registered }
+    // This demand has room of its own: any lack of room is the parent's. Asked with this lock released.
+    return parent?.resume(whenRoom: resumption)
   }
 
   /// Withdraws a registration; returns its resumption if it had not run yet (the caller may run it).
   @usableFromInline
   package func withdraw(_ id: UInt64) -> Resumption? {
-    state.withLock { state -> Resumption? in
+    let resumption = state.withLock { state -> Resumption? in
       guard let index = state.resumptions.firstIndex(where: { $0.id == id }) else { return nil }
       return state.resumptions.remove(at: index).resume
     }
+    return resumption ?? parent?.withdraw(id)
   }
 
-  /// Suspends the calling task until the consumer has room, has ended, or the task is cancelled.
+  /// Suspends the calling task until there is room, the consumer has ended, or the task is cancelled.
   ///
   /// `nonisolated(nonsending)`: it runs in the caller's isolation, so a producer on the main actor (a bounded
   /// observation, say) that finds room returns without leaving the main actor, and one that waits resumes there.
   @usableFromInline
   nonisolated(nonsending) package func room() async {
-    guard !hasRoom else { return }
-    let registration = Atomic<UInt64>(0)  // 0: not registered (yet, or at all)
-    await withTaskCancellationHandler {
-      await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-        if let id = resume(whenRoom: { continuation.resume() }) {
-          registration.store(id, ordering: .releasing)
-          if Task.isCancelled, let resumption = withdraw(id) { resumption() }
-        } else {
-          continuation.resume()
+    while !hasRoom {
+      if Task.isCancelled { return }
+      let registration = Atomic<UInt64>(0)  // 0: not registered (yet, or at all)
+      let waited = await withTaskCancellationHandler {
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
+          if let id = resume(whenRoom: { continuation.resume(returning: true) }) {
+            registration.store(id, ordering: .releasing)
+            if Task.isCancelled, let resumption = withdraw(id) { resumption() }
+          } else {
+            continuation.resume(returning: false)
+          }
         }
+      } onCancel: {
+        let id = registration.load(ordering: .acquiring)
+        if id != 0, let resumption = withdraw(id) { resumption() }
       }
-    } onCancel: {
-      let id = registration.load(ordering: .acquiring)
-      if id != 0, let resumption = withdraw(id) { resumption() }
+      if !waited { return }  // room, or the consumer has ended
     }
+  }
+
+  // MARK: A stage
+
+  /// A stage takes one more value or inner in hand; it has no room once it holds `limit`.
+  @usableFromInline
+  package func take() {
+    state.withLock { state in
+      state.taken += 1
+      if state.taken >= limit && !state.ended { open.store(false, ordering: .releasing) }
+    }
+  }
+
+  /// A stage is done with one value or inner: below its limit again, it frees the resumptions waiting on it, where
+  /// `resumeOn` says (or here), with the lock released.
+  @usableFromInline
+  package func release() {
+    let resumptions = state.withLock { state -> [Resumption] in
+      state.taken -= 1
+      guard state.taken < limit, !open.load(ordering: .relaxed) else { return [] }
+      open.store(true, ordering: .releasing)
+      defer { state.resumptions = [] }
+      return state.resumptions.map(\.resume)
+    }
+    run(resumptions)
+  }
+
+  private func run(_ resumptions: [Resumption]) {
+    guard !resumptions.isEmpty else { return }
+    guard let resumeOn else {
+      for resumption in resumptions { resumption() }
+      return
+    }
+    resumeOn { for resumption in resumptions { resumption() } }
   }
 
   // MARK: The consumer
@@ -124,7 +211,8 @@ package final class Demand: Sendable {
     }
   }
 
-  /// The consumer has ended: the demand stays open for good, and the resumptions are returned to run at once.
+  /// The consumer (or a stage) has ended: the demand stays open for good, and the resumptions are returned to run
+  /// at once.
   @usableFromInline
   package func end() -> [Resumption] {
     state.withLock { state -> [Resumption] in
