@@ -173,13 +173,13 @@ extension Signal {
       let task: Task<Void, Never>
       if tracked, let tracking = TrackedAsyncWork.begin() {
         task = Task.detached { await tracking.run { await work(paced) } }
-      } else if tracked, MainActorJobs.isCounted {
-        // Started by one of the library's main-actor jobs (an observation's value, a binding's): counted with them
-        // until the task ends, so that a chain main → task → main settles as one piece of work.
-        MainActorJobs.begin()
+      } else if tracked, MainActorJobs.countedEpoch != nil {
+        // Started by one of the library's main-actor jobs (an observation's value, a binding's): counted with them,
+        // in their epoch, until the task ends, so that a chain main → task → main settles as one piece of work.
+        let epoch = MainActorJobs.begin()
         task = Task.detached {
-          await MainActorJobs.$isCounted.withValue(true) { await work(paced) }
-          MainActorJobs.end()
+          await MainActorJobs.$countedEpoch.withValue(epoch) { await work(paced) }
+          MainActorJobs.end(epoch)
         }
       } else {
         task = Task.detached { await work(paced) }

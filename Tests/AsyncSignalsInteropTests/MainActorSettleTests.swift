@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Observation
+import Synchronization
 import Testing
 
 @testable import AsyncSignals
@@ -137,9 +138,11 @@ struct MainActorSettleTests {
   func timerIsNotWork() async throws {
     let scheduler = TestScheduler()
     let fired = Locked(false)
-    let timer = QueueScheduler.main.schedule(afterDelay: .seconds(60)) { fired.value = true }
-    let settled = await finishes(within: 10) { try? await scheduler.settle() }
-    #expect(settled && !fired.value)
+    // Far enough that the other tests' main-actor work (which a settle does wait for, process-wide) ends long before
+    // it; if the timer counted, settle would wait for it or give up with noProgress, and fail either way.
+    let timer = QueueScheduler.main.schedule(afterDelay: .seconds(120)) { fired.value = true }
+    try await scheduler.settle()
+    #expect(!fired.value)
     timer?.dispose()
   }
 }
@@ -158,6 +161,52 @@ struct MainActorPatienceTests {
     }
     try await scheduler.settle(timeout: .milliseconds(100))
     #expect(ran.value)
+  }
+
+  @Test("settle waits for the whole chain that work due when it looked starts, however long")
+  func waitsForTheChainOfDueWork() async throws {
+    let scheduler = TestScheduler()
+    let hops = Locked(0)
+    // Each job enqueues the next from inside itself: one chain of 50 main-queue jobs, of the epoch of the first.
+    @Sendable func hop() {
+      hops.withLock { $0 += 1 }
+      if hops.value < 50 { MainActorJobs.enqueueOnMainQueue(hop) }
+    }
+    MainActorJobs.enqueueOnMainQueue(hop)
+    try await scheduler.settle()
+    #expect(hops.value == 50)
+  }
+
+  @Test("settle does not wait for work made due after it looked: a producer that never stops does not hold it")
+  func doesNotWaitForLaterWork() async throws {
+    let scheduler = TestScheduler()
+    let stop = Atomic<Bool>(false)
+    let jobs = Atomic<Int>(0)
+    let running = Gate()
+    // A thread that keeps counted main-queue jobs in flight, each made due from outside counted work, and the next
+    // always made due before the one running has ended: with a count alone, settle would never see zero, and would
+    // wait for as long as the producer runs.
+    let started = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+    let producer = Thread {
+      var first = true
+      while !stop.load(ordering: .relaxed) {
+        MainActorJobs.enqueueOnMainQueue {
+          if jobs.add(1, ordering: .relaxed).newValue == 10 { running.open() }
+          started.signal()
+          proceed.wait()  // ends once the next job is due
+        }
+        if !first { proceed.signal() }
+        first = false
+        started.wait()
+      }
+      proceed.signal()
+    }
+    producer.start()
+    await running.wait()  // ten jobs have run: the producer is going
+    let settled = await finishes(within: 60) { try? await scheduler.settle() }
+    stop.store(true, ordering: .relaxed)
+    #expect(settled)
   }
 }
 

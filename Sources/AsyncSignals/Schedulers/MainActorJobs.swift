@@ -11,57 +11,95 @@ import Synchronization
 // or for an observation, from the `willSet` that makes its next evaluation due — until it has run, been cancelled, or
 // its subscription was disposed. Async work that such a job starts (`Signal.async`, a command's async work) counts
 // too, until its task ends, so that a chain main → task → main never drops to zero in the middle. Code running as
-// counted work sees `isCounted`, which is how the work it starts knows to count.
+// counted work sees `countedEpoch`, which is how the work it starts knows to count.
 //
 // The count is process-wide: an observation made in a model's `init` cannot know the test scheduler that will
-// settle it. It costs production one atomic add when work is enqueued and one subtract when it ends, per job, not
-// per event. Neither a timer (`schedule(after:)`) nor a subscription paused for room is work: both wait for something
-// that settling must not wait for.
+// settle it. So that tests running in parallel cannot keep one another's `settle` waiting for ever (there is always
+// somebody's job in flight), each unit of work carries an epoch: the epoch current when it became due, or the epoch
+// of the counted work that started it. A `settle` opens a new epoch, and waits only for the work of the epochs
+// before: what was due when it looked, and everything that work starts. Epochs move only when a `settle` looks: in
+// an app, all work is of one epoch.
+//
+// It costs production one lock round trip when work is enqueued and one when it ends, per job, not per event.
+// Neither a timer (`schedule(after:)`) nor a subscription paused for room is work: both wait for something that
+// settling must not wait for.
 
 /// The library's main-actor jobs, and the work they start, that have not finished: see the comment above.
 @usableFromInline
 package enum MainActorJobs {
-  /// Two counts in one word, so that finishing costs one atomic operation: counted work not yet finished, in the
-  /// low 32 bits, and how much has finished (modulo 2^32, to tell progress), in the high 32 bits. guarded by:
-  /// atomicity.
-  @usableFromInline static let counts = Atomic<UInt64>(0)
-  /// What `end()` adds to `counts`: one more finished, one fewer pending.
-  @usableFromInline static let finishedOne: UInt64 = (1 << 32) &- 1
-  /// Whether a caller of `drained(timeout:isolation:)` may be waiting: raised under `waiters`' lock, read by the
-  /// work that brings the count to zero, which then takes the lock and resumes them.
-  private static let hasWaiters = Atomic<Bool>(false)
-  private static let waiters = LockedState(Waiters())  // guards the waiting callers and their watchdogs
+  private struct Epochs: Sendable {
+    /// The epoch of work that becomes due now (unless it inherits an older one).
+    var current: UInt64 = 0
+    /// Unfinished work, by epoch.
+    var pending: [UInt64: Int] = [:]
+    /// How much has finished, to tell progress.
+    var finished: UInt64 = 0
+    var nextWaiter: UInt64 = 0
+    /// The callers of `drained(through:…)`, each with the epoch it waits for.
+    var waiters: [UInt64: (through: UInt64, continuation: UnsafeContinuation<Wake, Never>)] = [:]
+    var watchdogs: [UInt64: Task<Void, Never>] = [:]
 
-  /// Whether the running code is counted work: a counted main-queue job, an observation's evaluation, or a task
-  /// that counted work started. Work it sets in motion counts as well.
-  @TaskLocal package static var isCounted = false
+    func isDrained(through epoch: UInt64) -> Bool {
+      !pending.keys.contains { $0 <= epoch }
+    }
 
-  /// The number of counted jobs and tasks not yet finished.
-  package static var count: Int { Int(counts.load(ordering: .sequentiallyConsistent) & 0xFFFF_FFFF) }
+    mutating func take(_ id: UInt64) -> (UnsafeContinuation<Wake, Never>, Task<Void, Never>?)? {
+      guard let waiter = waiters.removeValue(forKey: id) else { return nil }
+      return (waiter.continuation, watchdogs.removeValue(forKey: id))
+    }
 
-  /// How many have finished, modulo 2^32: a waiter that sees it move knows that work is progressing.
-  static var finished: UInt64 { counts.load(ordering: .relaxed) >> 32 }
-
-  /// A unit of work is due: call before it is enqueued or started, and pair with exactly one `end()`.
-  @inlinable
-  package static func begin() {
-    counts.wrappingAdd(1, ordering: .relaxed)
+    /// The waiters whose epochs have drained, taken out.
+    mutating func takeDrained() -> [(UnsafeContinuation<Wake, Never>, Task<Void, Never>?)] {
+      guard !waiters.isEmpty else { return [] }
+      let drained = waiters.filter { isDrained(through: $0.value.through) }.map(\.key)
+      return drained.compactMap { take($0) }
+    }
   }
 
-  /// A unit of work has run, been cancelled, or been given up; wakes the waiting callers when none is left.
-  @inlinable
-  package static func end() {
-    let new = counts.wrappingAdd(finishedOne, ordering: .sequentiallyConsistent).newValue
-    if new & 0xFFFF_FFFF == 0 { wakeWaiters() }
+  private static let epochs = LockedState(Epochs())  // guards the epochs, the counts and the waiters
+
+  /// The epoch of the counted work that is running, if the running code is counted work: a counted main-queue job,
+  /// an observation's evaluation, or a task that counted work started. Work it sets in motion inherits it.
+  @TaskLocal package static var countedEpoch: UInt64?
+
+  /// The number of counted jobs and tasks not yet finished, of every epoch.
+  package static var count: Int {
+    epochs.withLock { $0.pending.values.reduce(0, +) }
+  }
+
+  /// A unit of work is due: call before it is enqueued or started, and pair with exactly one `end(_:)` of the epoch
+  /// returned (the running counted work's, or the current one).
+  package static func begin() -> UInt64 {
+    let inherited = countedEpoch
+    return epochs.withLock { epochs in
+      let epoch = inherited ?? epochs.current
+      epochs.pending[epoch, default: 0] += 1
+      return epoch
+    }
+  }
+
+  /// A unit of work of `epoch` has run, been cancelled, or been given up; wakes the waiters it was the last for.
+  package static func end(_ epoch: UInt64) {
+    let woken = epochs.withLock { epochs -> [(UnsafeContinuation<Wake, Never>, Task<Void, Never>?)] in
+      let left = (epochs.pending[epoch] ?? 0) - 1
+      precondition(left >= 0, "MainActorJobs.end: more ends than begins")
+      epochs.pending[epoch] = left == 0 ? nil : left
+      epochs.finished &+= 1
+      return left == 0 ? epochs.takeDrained() : []
+    }
+    for (continuation, watchdog) in woken {
+      watchdog?.cancel()
+      continuation.resume(returning: .drained)
+    }
   }
 
   /// Runs `body` on the main queue as one counted job, as counted work.
   @usableFromInline
   package static func enqueueOnMainQueue(_ body: @escaping @Sendable () -> Void) {
-    begin()
+    let epoch = begin()
     DispatchQueue.main.async {
-      $isCounted.withValue(true) { body() }
-      end()
+      $countedEpoch.withValue(epoch) { body() }
+      end(epoch)
     }
   }
 
@@ -76,63 +114,59 @@ package enum MainActorJobs {
       enqueueOnMainQueue { MainActor.assumeIsolated(body) }
       return
     }
-    begin()
+    let epoch = begin()
     Task { @MainActor in
-      $isCounted.withValue(true) { body() }
-      end()
+      $countedEpoch.withValue(epoch) { body() }
+      end(epoch)
     }
   }
 
-  /// Runs `body` as counted work (inside a job that counts itself, such as an observation's evaluation).
-  package static func asCounted<R>(_ body: () throws -> R) rethrows -> R {
-    try $isCounted.withValue(true) { try body() }
+  /// Runs `body` as counted work of `epoch` (inside a job that counts itself, such as an observation's evaluation),
+  /// or as uncounted work for `nil`.
+  package static func asCounted<R>(_ epoch: UInt64?, _ body: () throws -> R) rethrows -> R {
+    try $countedEpoch.withValue(epoch) { try body() }
   }
 
-  // MARK: Waiting until none is left
+  // MARK: Waiting
 
-  /// How a wait for zero ended.
+  /// How a wait ended.
   package enum Wake: Sendable {
     case drained
     case timedOut
     case cancelled
   }
 
-  private struct Waiters: Sendable {
-    var nextID: UInt64 = 0
-    var continuations: [UInt64: UnsafeContinuation<Wake, Never>] = [:]
-    var watchdogs: [UInt64: Task<Void, Never>] = [:]
-
-    mutating func take(_ id: UInt64) -> (UnsafeContinuation<Wake, Never>, Task<Void, Never>?)? {
-      guard let continuation = continuations.removeValue(forKey: id) else { return nil }
-      return (continuation, watchdogs.removeValue(forKey: id))
+  /// Opens a new epoch and returns the one it closes: the work a caller that looks now must wait for is that epoch's
+  /// and the earlier ones', and what they start.
+  package static func closeEpoch() -> UInt64 {
+    epochs.withLock { epochs in
+      defer { epochs.current += 1 }
+      return epochs.current
     }
   }
 
-  /// Suspends the caller until no counted work is left (at once if none is), the task is cancelled, or `timeout`
-  /// of wall-clock time passes in which none of it finishes (the count is process-wide: work that keeps finishing,
-  /// however much of it other tests enqueue, is progress).
-  package static func drained(timeout: Duration, isolation: isolated (any Actor)? = #isolation) async -> Wake {
-    if count == 0 { return .drained }
-    let id = waiters.withLock { waiters -> UInt64 in
-      defer { waiters.nextID &+= 1 }
-      return waiters.nextID
-    }
+  /// Suspends the caller until no counted work of `epoch` or earlier is left (at once if none is), the task is
+  /// cancelled, or `timeout` of wall-clock time passes in which no counted work at all finishes.
+  package static func drained(
+    through epoch: UInt64, timeout: Duration, isolation: isolated (any Actor)? = #isolation
+  ) async -> Wake {
+    let registration = Atomic<UInt64>(UInt64.max)  // the waiter's id, once registered
     return await withTaskCancellationHandler(
       operation: {
         await withUnsafeContinuation(isolation: isolation) { continuation in
-          let registered = waiters.withLock { waiters -> Bool in
-            if Task.isCancelled { return false }
-            waiters.continuations[id] = continuation
-            hasWaiters.store(true, ordering: .sequentiallyConsistent)
-            return true
+          let id = epochs.withLock { epochs -> UInt64? in
+            if Task.isCancelled || epochs.isDrained(through: epoch) { return nil }
+            defer { epochs.nextWaiter += 1 }
+            epochs.waiters[epochs.nextWaiter] = (epoch, continuation)
+            return epochs.nextWaiter
           }
-          guard registered else {
-            continuation.resume(returning: .cancelled)
+          guard let id else {
+            continuation.resume(returning: Task.isCancelled ? .cancelled : .drained)
             return
           }
-          // Registered, then checked: work that reached zero before the flag was raised has not seen it.
-          if count == 0 {
-            resume(id, with: .drained)
+          registration.store(id, ordering: .releasing)
+          if Task.isCancelled {
+            resume(id, with: .cancelled)
             return
           }
           let watchdog = Task.detached {
@@ -145,41 +179,28 @@ package enum MainActorJobs {
             }
             resume(id, with: .timedOut)
           }
-          if !waiters.withLock({ waiters -> Bool in
-            guard waiters.continuations[id] != nil else { return false }
-            waiters.watchdogs[id] = watchdog
+          if !epochs.withLock({ epochs -> Bool in
+            guard epochs.waiters[id] != nil else { return false }
+            epochs.watchdogs[id] = watchdog
             return true
           }) {
             watchdog.cancel()
           }
         }
       },
-      onCancel: { resume(id, with: .cancelled) },
+      onCancel: {
+        let id = registration.load(ordering: .acquiring)
+        if id != .max { resume(id, with: .cancelled) }
+      },
       isolation: isolation)
   }
 
+  /// How much counted work has finished: a waiter that sees it move knows that work is progressing.
+  private static var finished: UInt64 { epochs.withLock { $0.finished } }
+
   private static func resume(_ id: UInt64, with wake: Wake) {
-    guard let (continuation, watchdog) = waiters.withLock({ $0.take(id) }) else { return }
+    guard let (continuation, watchdog) = epochs.withLock({ $0.take(id) }) else { return }
     watchdog?.cancel()
     continuation.resume(returning: wake)
-  }
-
-  @usableFromInline
-  static func wakeWaiters() {
-    guard hasWaiters.load(ordering: .sequentiallyConsistent) else { return }
-    let taken = waiters.withLock { waiters -> [(UnsafeContinuation<Wake, Never>, Task<Void, Never>?)] in
-      // Still zero under the lock: a caller that registers after this sees the count itself.
-      guard count == 0 else { return [] }
-      hasWaiters.store(false, ordering: .sequentiallyConsistent)
-      defer {
-        waiters.continuations = [:]
-        waiters.watchdogs = [:]
-      }
-      return waiters.continuations.map { id, continuation in (continuation, waiters.watchdogs[id]) }
-    }
-    for (continuation, watchdog) in taken {
-      watchdog?.cancel()
-      continuation.resume(returning: .drained)
-    }
   }
 }

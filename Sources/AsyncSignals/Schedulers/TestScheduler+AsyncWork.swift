@@ -471,15 +471,20 @@ extension TestScheduler {
     // `mainActorPatience` to make progress, however short the timeout given for the tracked work.
     let mainActorTimeout = Swift.max(timeout, Self.mainActorPatience)
     while true {
-      switch await MainActorJobs.drained(timeout: mainActorTimeout, isolation: isolation) {
+      let wake = await nextChange(timeout: timeout, isolation: isolation)
+      if case .progress = wake { continue }
+      guard case .quiet = wake else { return wake }
+      // The tracked work is quiet: wait for the main-actor jobs due by now (this test's, and other tests' begun
+      // earlier), and what they start, not for those of other tests begun later (MainActorJobs: epochs).
+      switch await MainActorJobs.drained(
+        through: MainActorJobs.closeEpoch(), timeout: mainActorTimeout, isolation: isolation)
+      {
       case .drained: break
       case .timedOut: return .noProgress
       case .cancelled: return .cancelled
       }
-      let wake = await nextChange(timeout: timeout, isolation: isolation)
-      if case .progress = wake { continue }
-      if case .quiet = wake, MainActorJobs.count > 0 { continue }
-      return wake
+      // Those jobs may have started tracked work: look again.
+      if asyncWork.withLock({ $0.isQuiet }) { return .quiet }
     }
   }
 

@@ -5,74 +5,91 @@ import AsyncSignals
 ///
 /// An evaluation becomes due when the subscription starts (the current value), in the `willSet` of a change to
 /// something it read, or when the object it reads goes away; it stops being due when it runs, or when the
-/// subscription ends (disposed, completed). A subscription paused for room (a bounded loop that is full) is not
-/// work: while paused, a change is remembered and counted again only when the pause ends.
+/// subscription ends (disposed, completed). Where the value is sent later than it is read (the `Observations`
+/// engine reads it in the sequence's closure and sends it in the loop), the evaluation stays counted until `sent()`:
+/// otherwise a settle could see nothing due between the read and the send, and return before the work the value
+/// starts has begun. A subscription paused for room (a bounded loop that is full) is not work: while paused, a change
+/// is remembered and counted again only when the pause ends.
 ///
-/// Every transition is decided under the lock and the count is changed after it, so the count always equals the
-/// number of observations whose evaluation is due and not paused.
+/// Every transition is made under the lock, with the count changed in the same hold, so the count always equals
+/// the number of observations whose evaluation is due and not paused.
 final class DueEvaluation: Sendable {
   private struct State: Sendable {
-    /// Due, and counted.
-    var due = false
+    /// Due, and counted in this epoch of `MainActorJobs`.
+    var due: UInt64?
+    /// Read, not yet sent, and counted in this epoch.
+    var unsent: UInt64?
     /// A change came while paused: due once the pause ends.
     var dueAfterPause = false
     var paused = false
     var ended = false
   }
 
-  private let state = LockedState(State())  // guards every transition
+  // guards every transition; `MainActorJobs`' lock, taken inside it, takes no other lock while it is held.
+  private let state = LockedState(State())
 
   /// Starts due: the first evaluation, which reads the current value.
   init() {
-    state.withLock { $0.due = true }
-    MainActorJobs.begin()
+    let epoch = MainActorJobs.begin()
+    state.withLock { $0.due = epoch }
   }
 
   /// A change to what the value read is coming (`willSet`), or its object has gone: the next evaluation is due.
   func markDue() {
-    let counts = state.withLock { state -> Bool in
-      guard !state.ended, !state.due else { return false }
+    state.withLock { state in
+      guard !state.ended, state.due == nil else { return }
       if state.paused {
         state.dueAfterPause = true
-        return false
+      } else {
+        state.due = MainActorJobs.begin()
       }
-      state.due = true
-      return true
     }
-    if counts { MainActorJobs.begin() }
   }
 
-  /// The evaluation runs.
-  func evaluating() {
-    let released = state.withLock { state -> Bool in
-      defer { state.due = false }
-      return state.due
+  /// The evaluation runs: returns the epoch it was due in, for the work its value starts to count in (`nil` if it
+  /// was not counted). It stays counted until `sent()` (or a pause, or the end).
+  @discardableResult
+  func evaluating() -> UInt64? {
+    state.withLock { state -> UInt64? in
+      if let epoch = state.unsent { MainActorJobs.end(epoch) }  // a value read and never sent: superseded
+      state.unsent = state.due
+      state.due = nil
+      return state.unsent
     }
-    if released { MainActorJobs.end() }
+  }
+
+  /// The value read has been sent (what it started counts on its own): the evaluation is over.
+  func sent() {
+    state.withLock { state in
+      guard let epoch = state.unsent else { return }
+      state.unsent = nil
+      MainActorJobs.end(epoch)
+    }
   }
 
   /// The subscription waits for room: whatever is due waits with it, uncounted.
   func pause() {
-    let released = state.withLock { state -> Bool in
+    state.withLock { state in
       state.paused = true
-      guard state.due else { return false }
-      state.due = false
+      if let epoch = state.unsent {
+        state.unsent = nil
+        MainActorJobs.end(epoch)
+      }
+      guard let epoch = state.due else { return }
+      state.due = nil
       state.dueAfterPause = true
-      return true
+      MainActorJobs.end(epoch)
     }
-    if released { MainActorJobs.end() }
   }
 
   /// The wait for room is over: an evaluation that became due meanwhile counts again.
   func resume() {
-    let counts = state.withLock { state -> Bool in
+    state.withLock { state in
       state.paused = false
-      guard !state.ended, state.dueAfterPause else { return false }
+      guard !state.ended, state.dueAfterPause else { return }
       state.dueAfterPause = false
-      state.due = true
-      return true
+      state.due = MainActorJobs.begin()
     }
-    if counts { MainActorJobs.begin() }
   }
 
   /// Whether the subscription has ended.
@@ -80,14 +97,13 @@ final class DueEvaluation: Sendable {
 
   /// The subscription has ended: nothing is due any more. Idempotent.
   func end() {
-    let released = state.withLock { state -> Bool in
-      defer {
-        state.ended = true
-        state.due = false
-        state.dueAfterPause = false
-      }
-      return state.due
+    state.withLock { state in
+      if let epoch = state.due { MainActorJobs.end(epoch) }
+      if let epoch = state.unsent { MainActorJobs.end(epoch) }
+      state.ended = true
+      state.due = nil
+      state.unsent = nil
+      state.dueAfterPause = false
     }
-    if released { MainActorJobs.end() }
   }
 }

@@ -40,11 +40,13 @@ final class ObservationTrackingLoop<Value: Sendable>: Sendable {
   @MainActor
   private func evaluate() {
     due.evaluating()
+    defer { due.sent() }  // read and sent in this one job
     guard !due.hasEnded else { return }
     let reading = expression.read(
       onChange: { [weak self] in self?.scheduleEvaluation() },
       onGone: { [weak self] in self?.scheduleEvaluation() })
-    MainActorJobs.asCounted {
+    // In the counted job that runs it, so the work its value starts counts in that job's epoch.
+    do {
       switch reading {
       case .gone:
         subscriber.sendCompleted()

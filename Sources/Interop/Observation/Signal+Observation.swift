@@ -162,9 +162,12 @@ extension Signal where Failure == Never {
       // suspension: no hop through the global executor, which blocking code elsewhere may keep busy.
       MainActorJobs.enqueueOnMainActor {
         iteration.start {
-          Task.immediate { @MainActor in
-            await iterate(expression, into: subscriber, demand: demand, due: due)
-            due.end()
+          // Not counted work as a whole: each evaluation's value counts in the epoch it was due in (below).
+          MainActorJobs.asCounted(nil) {
+            Task.immediate { @MainActor in
+              await iterate(expression, into: subscriber, demand: demand, due: due)
+              due.end()
+            }
           }
         }
       }
@@ -193,8 +196,9 @@ extension Signal where Failure == Never {
         due.resume()
         if Task.isCancelled { return }
       }
-      MainActorJobs.asCounted { subscriber.sendNext(value) }
-      if !observation.tracked.value {
+      MainActorJobs.asCounted(observation.reading.value.epoch) { subscriber.sendNext(value) }
+      due.sent()
+      if !observation.reading.value.tracked {
         // Nothing Observation tracks was read: no change will ever ask for this value again.
         subscriber.sendCompleted()
         return
@@ -210,21 +214,21 @@ extension Signal where Failure == Never {
   @MainActor
   private static func observations(
     of expression: ObservedExpression<Value>, due: DueEvaluation
-  ) -> (values: Observations<Value, Never>, tracked: MainActorBox<Bool>) {
+  ) -> (values: Observations<Value, Never>, reading: MainActorBox<(tracked: Bool, epoch: UInt64?)>) {
     let trigger = ObservationTrigger()
-    let tracked = MainActorBox(true)
+    let reading = MainActorBox<(tracked: Bool, epoch: UInt64?)>((true, nil))
     let values = Observations<Value, Never>.untilFinished {
-      due.evaluating()
+      let epoch = due.evaluating()
       trigger.track()
       switch expression.read(onChange: { due.markDue() }, onGone: { due.markDue(); trigger.pull() }) {
       case .gone:
         return .finish
-      case .value(let value, let readTracked):
-        tracked.value = readTracked
+      case .value(let value, let tracked):
+        reading.value = (tracked, epoch)
         return .next(value)
       }
     }
-    return (values, tracked)
+    return (values, reading)
   }
 }
 
