@@ -64,6 +64,8 @@ package final class Demand: Sendable {
   @usableFromInline let parent: Demand?
   /// How many values or inners a stage may hold before it has no room (`Int.max` for a consumer's demand).
   let limit: Int
+  /// How few a full stage must hold again before it reopens: `limit - 1` (at once) unless its owner asks for less.
+  let reopenAt: Int
   /// Where a stage runs the resumptions that its `release()` frees: `nil` runs them on the releasing thread.
   private let resumeOn: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
 
@@ -72,18 +74,22 @@ package final class Demand: Sendable {
   package init() {
     parent = nil
     limit = .max
+    reopenAt = .max
     resumeOn = nil
   }
 
-  /// A stage's demand: room while `parent` has room and fewer than `limit` are taken. `resumeOn` runs the
-  /// resumptions a `release()` frees, if they must not run on the releasing thread.
+  /// A stage's demand: room while `parent` has room and fewer than `limit` are taken. Once full, it reopens when
+  /// `reopenAt` or fewer are taken (by default as soon as one is released). `resumeOn` runs the resumptions a
+  /// `release()` frees, if they must not run on the releasing thread.
   @usableFromInline
   package init(
-    parent: Demand, limit: Int, resumeOn: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil
+    parent: Demand, limit: Int, reopenAt: Int? = nil,
+    resumeOn: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil
   ) {
     precondition(limit > 0, "Demand(parent:limit:): limit must be positive")
     self.parent = parent
     self.limit = limit
+    self.reopenAt = Swift.min(reopenAt ?? limit - 1, limit - 1)
     self.resumeOn = resumeOn
   }
 
@@ -162,13 +168,13 @@ package final class Demand: Sendable {
     }
   }
 
-  /// A stage is done with one value or inner: below its limit again, it frees the resumptions waiting on it, where
-  /// `resumeOn` says (or here), with the lock released.
+  /// A stage is done with `count` values or inners: reopened (`reopenAt` or fewer held), it frees the resumptions
+  /// waiting on it, where `resumeOn` says (or here), with the lock released.
   @usableFromInline
-  package func release() {
+  package func release(_ count: Int = 1) {
     let resumptions = state.withLock { state -> [Resumption] in
-      state.taken -= 1
-      guard state.taken < limit, !open.load(ordering: .relaxed) else { return [] }
+      state.taken -= count
+      guard state.taken <= reopenAt, !open.load(ordering: .relaxed) else { return [] }
       open.store(true, ordering: .releasing)
       defer { state.resumptions = [] }
       return state.resumptions.map(\.resume)

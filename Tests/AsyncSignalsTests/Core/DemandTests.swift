@@ -66,12 +66,14 @@ private let carrying: [(name: String, apply: @Sendable (DemandProbe) -> any Disp
   ("buffer(count:)", { attachBounded($0.signal().buffer(count: 2)) }),
   ("subscribe(on:)", { attachBounded($0.signal().subscribe(on: ImmediateScheduler.shared)) }),
   ("defer", { probe in attachBounded(Signal.defer { probe.signal() }) }),
+  // The hops carry it as a stage of their own (flow control, part 2): the consumer's room and the hop's.
+  ("deliver(on:)", { attachBounded($0.signal().deliver(on: TestScheduler())) }),
+  ("deliverOnMainThread()", { attachBounded($0.signal().deliverOnMainThread()) }),
+  ("deliver(on:) an ActorScheduler", { attachBounded($0.signal().deliver(on: ActorScheduler(MainActor.shared))) }),
 ]
 
 /// The operators the article lists as ending the pause, each applied to a probe (as their first input).
 private let ending: [(name: String, apply: @Sendable (DemandProbe) -> any Disposable)] = [
-  ("deliver(on:)", { attachBounded($0.signal().deliver(on: TestScheduler())) }),
-  ("deliverOnMainThread()", { attachBounded($0.signal().deliverOnMainThread()) }),
   ("merge", { attachBounded($0.signal().merge(.never)) }),
   ("flatten", { probe in attachBounded(Signal.return(probe.signal()).flatten()) }),
   ("flattenMap", { probe in attachBounded(Signal<Int, Never>.return(0).flattenMap { _ in probe.signal() }) }),

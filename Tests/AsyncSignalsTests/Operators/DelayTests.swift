@@ -175,14 +175,16 @@ struct DelayTests {
     for (sequence, block) in zip([first, second, third], blocks) {
       _ = machine.scheduled(block, for: sequence)
     }
-    machine.fired(second).perform()  // the second block ran first
+    var values = 0
+    machine.fired(second, values: &values).perform()  // the second block ran first
+    #expect(values == 2)  // what a bounded hop gives back
     var delivered: [Event<Int, Never>] = []
     while let event = machine.outbox.pending.popFirst() { delivered.append(event) }
     #expect(delivered == [.next(1), .next(2)])
     #expect(blocks[0].isDisposed && !blocks[1].isDisposed && !blocks[2].isDisposed)
-    machine.fired(first).perform()  // the first block, late: nothing left to do
-    #expect(machine.outbox.pending.isEmpty)
-    machine.fired(third).perform()
+    machine.fired(first, values: &values).perform()  // the first block, late: nothing left to do
+    #expect(machine.outbox.pending.isEmpty && values == 2)
+    machine.fired(third, values: &values).perform()
     #expect(machine.outbox.pending.popFirst() == .completed)
     #expect(machine.enqueue(.next(4)) == nil)
   }

@@ -87,14 +87,16 @@ struct DeliverStateMachine<Value: Sendable, Failure: Error>: SourceOperatorState
     return Teardown()
   }
 
-  /// The block for event `sequence` runs: deliver everything queued up to it.
+  /// The block for event `sequence` runs: deliver everything queued up to it. `values` counts the values among
+  /// them (a bounded hop gives their room back).
   @inlinable
-  mutating func fired(_ sequence: UInt64) -> Teardown<Value, Failure> {
+  mutating func fired(_ sequence: UInt64, values: inout Int) -> Teardown<Value, Failure> {
     var teardown = Teardown<Value, Failure>()
     scheduled[sequence] = nil
     while let first = queued.first, first.sequence <= sequence {
       _ = queued.popFirst()
       if first.sequence != sequence { teardown.dispose(scheduled.removeValue(forKey: first.sequence)) }
+      if case .next = first.event { values += 1 }
       outbox.send(first.event)
     }
     return teardown

@@ -12,17 +12,46 @@ final class DeliverStorage<Value: Sendable, Failure: Error>: Disposable {
     case mainQueue
     /// Values and completion through `schedule(afterDelay:_:)`; failures at once (`delay`).
     case delay(Duration, TimerScheduler)
+
+    /// Whether the route carries a bounded consumer's pause: the hops do; `delay` ends it (its values wait for
+    /// their time whatever the consumer's room).
+    @inlinable
+    var carriesThePause: Bool {
+      if case .delay = self { return false }
+      return true
+    }
   }
 
   @usableFromInline
   let state: LockedState<DeliverStateMachine<Value, Failure>>  // guards all mutable state of the operator
   @usableFromInline
   let route: Route
+  /// Under a bounded consumer, a hop on a scheduler (`deliver(on:)`, `deliverOnMainThread()`) carries the pause:
+  /// its source's demand is this stage, which has room while the consumer has room and fewer than `hopCapacity`
+  /// values wait in the hop (flow control, part 2). `nil` on the unbounded path, and for `delay`.
+  @usableFromInline
+  let stage: Demand?
+
+  /// The values a hop holds, at most, for a source that can pause: the bound through a hop is the consumer's `n`
+  /// plus this. Full, the hop stops asking upstream; it reopens at half, so that a source paused by a slow
+  /// scheduler resumes for a burst, not for one value at a time.
+  @usableFromInline
+  static var hopCapacity: Int { 32 }
 
   @inlinable
   init(route: Route, observer: Observer<Value, Failure>) {
     self.state = LockedState(DeliverStateMachine(observer))
     self.route = route
+    if let consumer = observer.demand, route.carriesThePause {
+      // A paused source resumes off the thread that made room — the hop's scheduler, the main queue behind
+      // `deliverOnMainThread()`: its resumption runs on the background scheduler, and reschedules the source on
+      // its own scheduler from there.
+      stage = Demand(
+        parent: consumer, limit: Self.hopCapacity, reopenAt: Self.hopCapacity / 2,
+        resumeOn: { work in _ = QueueScheduler.background.schedule(work) })
+    } else {
+      stage = nil
+    }
   }
 
   @inlinable
@@ -30,7 +59,12 @@ final class DeliverStorage<Value: Sendable, Failure: Error>: Disposable {
     _ source: Signal<Value, Failure>, route: Route, observer: Observer<Value, Failure>
   ) -> any Disposable {
     let storage = DeliverStorage(route: route, observer: observer)
-    let subscription = source.attach { event in storage.receivedFromSource(event) }
+    let subscription: any Disposable
+    if let stage = storage.stage {
+      subscription = source.attach(Observer({ event in storage.receivedFromSource(event) }, demand: stage))
+    } else {
+      subscription = source.attach { event in storage.receivedFromSource(event) }
+    }
     storage.state.handle { $0.attachedSource(subscription) }
     return storage
   }
@@ -41,6 +75,8 @@ final class DeliverStorage<Value: Sendable, Failure: Error>: Disposable {
   @inlinable
   func dispose() {
     state.handle { $0.stop() }
+    // Producers waiting for the hop's room are released: their subscription has ended.
+    if let stage { for resumption in stage.end() { resumption() } }
   }
 
   @inlinable
@@ -69,6 +105,9 @@ final class DeliverStorage<Value: Sendable, Failure: Error>: Disposable {
   @inlinable
   func schedule(_ event: Event<Value, Failure>, on scheduler: any Scheduler, after delay: Duration?) -> Flow {
     guard let sequence = state.withLock({ $0.enqueue(event) }) else { return .stop }
+    // The hop holds the value until its block delivers it. Never held back: the block is scheduled regardless;
+    // only the source is asked to pause (a source that cannot keeps sending, and the consumer counts the excess).
+    if let stage, case .next = event { stage.take() }
     let deliver: @Sendable () -> Void = { self.fired(sequence) }
     let block: (any Disposable)?
     if let delay {
@@ -81,6 +120,9 @@ final class DeliverStorage<Value: Sendable, Failure: Error>: Disposable {
 
   @inlinable
   func fired(_ sequence: UInt64) {
-    state.handle { $0.fired(sequence) }
+    var values = 0
+    state.handle { $0.fired(sequence, values: &values) }
+    // Delivered (or dropped, the subscription over): their room in the hop is free again.
+    if let stage, values > 0 { stage.release(values) }
   }
 }

@@ -1,0 +1,145 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+@testable import AsyncSignals
+@testable import AsyncSignalsInterop
+
+/// A sequence that counts the elements it has produced, and records whether any was produced on the main queue: the
+/// reader of a file, as flow control sees it.
+final class ProducingSequence: Sequence, Sendable {
+  let count: Int
+  let produced = Atomic<Int>(0)
+  let producedOnMainQueue = Atomic<Bool>(false)
+
+  init(_ count: Int) { self.count = count }
+
+  func makeIterator() -> AnyIterator<Int> {
+    var next = 0
+    return AnyIterator { [self] in
+      guard next < count else { return nil }
+      if CurrentScheduler.isOnMainQueue { producedOnMainQueue.store(true, ordering: .relaxed) }
+      produced.add(1, ordering: .relaxed)
+      defer { next += 1 }
+      return next
+    }
+  }
+}
+
+/// Flow control, part 2, item 1 (issue 28): the pause crosses a hop — `deliver(on:)`, `deliverOnMainThread()`,
+/// `deliver(on:)` an `ActorScheduler`. The hop holds at most its own `k` values (`DeliverStorage.hopCapacity`), so a
+/// source that can pause stays within `n + k` of what the loop has taken. Each test of the bound failed before: the
+/// hop ended the pause, and the source ran to its end into the hop's queue.
+@Suite("Flow control: the pause crosses a hop")
+struct FlowControlHopTests {
+  static let k = DeliverStorage<Int, Never>.hopCapacity
+
+  /// Reads `values` slowly (yielding between values, so that the source can run ahead if nothing stops it), and
+  /// records the most elements the source had produced beyond what the loop had taken, and the loop's high-water
+  /// mark: values the hop delivers beyond the loop's `n` wait in the loop's buffer, counted as its overflow.
+  static func readSlowly(
+    _ values: SignalSequence<Int, Never>, source: ProducingSequence
+  ) async -> (received: [Int], ahead: Int, highWaterMark: Int) {
+    var received: [Int] = []
+    var ahead = 0
+    var iterator = values.makeAsyncIterator()
+    while let value = await iterator.next() {
+      received.append(value)
+      ahead = max(ahead, source.produced.load(ordering: .relaxed) - received.count)
+      for _ in 0..<3 { await Task.yield() }  // slower than the source
+    }
+    return (received, ahead, iterator.highWaterMark)
+  }
+
+  @Test("deliver(on:) a queue: the source pauses within n + k of the loop; nothing lost, in order")
+  func deliverOnQueue() async {
+    let source = ProducingSequence(20_000)
+    let hop = QueueScheduler(name: "hop")
+    let values = Signal<Int, Never>.from(source).deliver(on: hop).values(bufferingPolicy: .bounded(4))
+    let (received, ahead, highWaterMark) = await Self.readSlowly(values, source: source)
+    #expect(received == Array(0..<20_000))
+    #expect(ahead <= 4 + Self.k + 1)
+    #expect(highWaterMark <= 4 + Self.k)  // the hop never holds a value back: the loop's buffer takes its k
+  }
+
+  @Test("deliverOnMainThread(): bounded by n + k, and the source never resumes on the main queue")
+  func deliverOnMainThread() async {
+    let source = ProducingSequence(5_000)
+    let values = Signal<Int, Never>.from(source).deliverOnMainThread().values(bufferingPolicy: .bounded(4))
+    let (received, ahead, highWaterMark) = await Self.readSlowly(values, source: source)
+    #expect(received == Array(0..<5_000))
+    #expect(ahead <= 4 + Self.k + 1 && highWaterMark <= 4 + Self.k)
+    let onMainQueue = source.producedOnMainQueue.load(ordering: .relaxed)
+    #expect(!onMainQueue)  // a file reader must not run on the main queue
+  }
+
+  @Test("deliver(on:) an ActorScheduler: bounded by n + k")
+  func deliverOnActorScheduler() async {
+    actor Parser {}
+    let source = ProducingSequence(5_000)
+    let values = Signal<Int, Never>.from(source).deliver(on: ActorScheduler(Parser()))
+      .values(bufferingPolicy: .bounded(4))
+    let (received, ahead, highWaterMark) = await Self.readSlowly(values, source: source)
+    #expect(received == Array(0..<5_000))
+    #expect(ahead <= 4 + Self.k + 1 && highWaterMark <= 4 + Self.k)
+  }
+
+  @Test("after the hop, every value arrives with the hop's scheduler as the current scheduler")
+  func currentSchedulerAfterTheHop() async {
+    let hop = QueueScheduler(name: "hop")
+    let onHop = Locked<[Bool]>([])
+    let values = Signal<Int, Never>.from(0..<2_000).deliver(on: hop)
+      .doNext { _ in onHop.append(Schedulers.current === hop) }
+      .values(bufferingPolicy: .bounded(4))
+    var count = 0
+    for await _ in values {
+      count += 1
+      await Task.yield()
+    }
+    #expect(count == 2_000)
+    #expect(onHop.value.count == 2_000 && onHop.value.allSatisfy { $0 })
+  }
+
+  @Test("a source that cannot pause: the hop holds nothing back, and the loop counts the excess")
+  func subjectThroughTheHop() async {
+    let subject = Subject<Int, Never>()
+    let hop = QueueScheduler(name: "hop")
+    let values = subject.deliver(on: hop).values(bufferingPolicy: .bounded(2))
+    let executor = SerialTaskExecutor()
+    let subscribed = DispatchSemaphore(value: 0)
+    let producer = plainThread {
+      subscribed.wait()
+      for value in 0..<1_000 { subject.sendNext(value) }  // returns at once each time: nothing waits
+      subject.sendCompleted()
+    }
+    let received = await Task(executorPreference: executor) { () -> [Int] in
+      var iterator = values.makeAsyncIterator()
+      executor.afterCurrentJob { subscribed.signal() }  // once the first next() has subscribed and suspended
+      var received: [Int] = []
+      while let value = await iterator.next() {
+        if received.isEmpty { await producer.wait() }  // every value is sent before the loop takes a second
+        received.append(value)
+      }
+      return received
+    }.value
+    #expect(received == Array(0..<1_000))
+    #expect(values.overflowCount > 0)
+  }
+
+  @Test("the unbounded path keeps one block per event: a test scheduler steps each value")
+  func unboundedPathUnchanged() {
+    let scheduler = TestScheduler()
+    let subject = Subject<Int, Never>()
+    let received = Locked<[Int]>([])
+    let subscription = subject.deliver(on: scheduler).subscribeNext { received.append($0) }
+    subject.sendNext(1)
+    subject.sendNext(2)
+    #expect(scheduler.scheduledCount == 2)
+    scheduler.step()
+    #expect(received.value == [1])
+    scheduler.step()
+    #expect(received.value == [1, 2])
+    subscription.dispose()
+  }
+}
