@@ -94,4 +94,41 @@ extension Signal {
       MergeStorage.attach(outer: outer, limit: limit, observer: observer)
     }
   }
+
+  /// Maps each value to a signal and merges the values of those signals, with at most `maxConcurrent` of them
+  /// subscribed at once.
+  ///
+  /// `transform` runs for each value as it arrives; the signal it returns is subscribed to at once if fewer than
+  /// `maxConcurrent` are active, and otherwise waits, in arrival order, until one of them completes. The values of
+  /// the active signals are merged as they arrive. The result completes when this signal and every mapped signal
+  /// have completed, fails with the first failure, and disposes every subscription — and drops the waiting
+  /// signals — when it ends or is disposed. It is `map(transform).flatten(maxConcurrent: maxConcurrent)`.
+  ///
+  /// Read through `values(bufferingPolicy: .bounded(n))`, it carries the loop's pause: while `maxConcurrent` mapped
+  /// signals are active, a source that can pause (``from(_:)``, an `AsyncSequence`'s `signal`) stops sending values
+  /// instead of queueing signals, and each mapped signal that can pause pauses while the loop is full.
+  ///
+  /// ```swift
+  /// let downloads = urls.flattenMap(maxConcurrent: 4) { url in download(url) }  // four at a time
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - maxConcurrent: The most mapped signals subscribed at once. Must be positive: ``flattenMap(_:)`` is the
+  ///     unbounded form.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
+  ///   - transform: Maps a value to the signal whose values are merged in.
+  /// - Returns: The merged signal.
+  /// - Note: No ReactiveCocoa 2.5 counterpart: RAC's `-flattenMap:` is unbounded; in RAC this is `-map:` followed
+  ///   by `-flatten:`. Combine's `flatMap(maxPublishers: .max(n))`, ReactiveSwift's `flatMap(.concurrent(limit:))`,
+  ///   RxSwift's `map` followed by `merge(maxConcurrent:)`.
+  @inlinable
+  public func flattenMap<NewValue: Sendable>(
+    maxConcurrent: Int, file: StaticString = #fileID, line: UInt = #line,
+    _ transform: @escaping @Sendable (Value) -> Signal<NewValue, Failure>
+  ) -> Signal<NewValue, Failure> {
+    precondition(
+      maxConcurrent > 0, "flattenMap(maxConcurrent:_:): maxConcurrent must be positive", file: file, line: line)
+    return map(transform).flatten(maxConcurrent: maxConcurrent, file: file, line: line)
+  }
 }
