@@ -3,7 +3,8 @@ extension Signal {
   ///
   /// `next` is subscribed when this signal completes, on the thread that completed it and before that
   /// completion returns, as in RAC; a failure of either ends the result. Disposing the result disposes
-  /// whichever subscription is live.
+  /// whichever subscription is live. Read through `values(bufferingPolicy: .bounded(n))`, each of the two that can
+  /// pause pauses while the loop is full.
   ///
   /// ```swift
   /// let greeting = Signal<String, Never>.return("hello").concat(.return("world"))  // hello, world
@@ -20,16 +21,20 @@ extension Signal {
     AnonymousSignal { observer in
       let subscriptions = CompoundDisposable()
       // Raw observers that pass events on as they come: one closure context each, where `attach { event in … }`
-      // makes two, and no typed event rebuilt per value.
+      // makes two, and no typed event rebuilt per value. Each passes its values on, on the sending thread, one signal
+      // after the other: both carry the pause of a bounded consumer (`Demand`).
       let first = self.attach(
-        Observer(raw: { kind, payload in
-          guard !subscriptions.isDisposed else { return .stop }
-          guard kind == .completed else { return observer.raw(kind, payload) }
-          subscriptions.add(
-            next.attach(
-              Observer(raw: { kind, payload in subscriptions.isDisposed ? .stop : observer.raw(kind, payload) })))
-          return .stop
-        }))
+        Observer(
+          raw: { kind, payload in
+            guard !subscriptions.isDisposed else { return .stop }
+            guard kind == .completed else { return observer.raw(kind, payload) }
+            subscriptions.add(
+              next.attach(
+                Observer(
+                  raw: { kind, payload in subscriptions.isDisposed ? .stop : observer.raw(kind, payload) },
+                  demand: observer.demand)))
+            return .stop
+          }, demand: observer.demand))
       subscriptions.add(first)
       return subscriptions
     }

@@ -2,7 +2,9 @@ extension Signal {
   /// The values of this signal and of `other`, interleaved as they arrive.
   ///
   /// Both are subscribed to at once, this one first. The result completes when both have completed, fails
-  /// with the first failure, and disposes both subscriptions when it ends or is disposed.
+  /// with the first failure, and disposes both subscriptions when it ends or is disposed. Read through
+  /// `values(bufferingPolicy: .bounded(n))`, each of the two that can pause (``from(_:)``, say) pauses while the loop
+  /// is full.
   ///
   /// ```swift
   /// let traffic = requests.merge(responses)  // both, in the order they arrive
@@ -20,7 +22,9 @@ extension Signal {
   ///
   /// Every signal is subscribed to at once, in collection order; the collection is copied when this method is
   /// called. The result completes when all of them have completed (at once for an empty collection), fails
-  /// with the first failure, and disposes every subscription when it ends or is disposed.
+  /// with the first failure, and disposes every subscription when it ends or is disposed. Read through
+  /// `values(bufferingPolicy: .bounded(n))`, each signal that can pause (``from(_:)``, say) pauses while the loop is
+  /// full.
   ///
   /// ```swift
   /// let anyEdit = Signal.merge([name, email, phone])  // each edit of any of the three fields
@@ -41,7 +45,9 @@ extension Signal {
   ///
   /// Each inner signal is subscribed to as soon as it arrives. The result completes when this signal and
   /// every inner signal have completed, fails with the first failure of any of them, and disposes every
-  /// subscription when it ends or is disposed.
+  /// subscription when it ends or is disposed. With no limit, it does not carry the pause of a
+  /// `values(bufferingPolicy: .bounded(n))` loop: pausing this signal would bound nothing the operator holds;
+  /// ``flatten(maxConcurrent:file:line:)`` with a limit does.
   ///
   /// ```swift
   /// let results = queries.map { query in search(query) }.flatten()  // the same as flattenMap
@@ -68,6 +74,11 @@ extension Signal {
   /// signals — when it ends or is disposed. However many inner signals complete synchronously as they are
   /// subscribed to, the next one is subscribed from a loop, not from inside the previous subscription, so
   /// the stack stays flat.
+  ///
+  /// Read through `values(bufferingPolicy: .bounded(n))`, a limited flatten carries the loop's pause: while
+  /// `maxConcurrent` inner signals are in hand, this signal, if it can pause (``from(_:)`` of signals, an
+  /// `AsyncSequence`'s `signal`), stops sending them instead of queueing them, and each inner signal that can pause
+  /// pauses while the loop is full. One that cannot pause (a subject) still has its inner signals queued.
   ///
   /// ```swift
   /// let downloads = urls.map { url in download(url) }.flatten(maxConcurrent: 4)
