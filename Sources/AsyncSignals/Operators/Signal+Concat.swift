@@ -3,15 +3,15 @@ extension Signal {
   ///
   /// `next` is subscribed when this signal completes, on the thread that completed it and before that
   /// completion returns, as in RAC; a failure of either ends the result. Disposing the result disposes
-  /// whichever subscription is live. Read through `values(bufferingPolicy: .bounded(n))`, each of the two that can
-  /// pause pauses while the loop is full.
+  /// whichever subscription is live.
   ///
   /// ```swift
   /// let greeting = Signal<String, Never>.return("hello").concat(.return("world"))  // hello, world
   /// ```
   ///
   /// Each concatenation nests one subscription inside the previous one's completion; to concatenate many
-  /// signals, use `Signal.concat(_:)` on a collection, which runs in constant stack depth.
+  /// signals, use `Signal.concat(_:)` on a collection, which runs in constant stack depth. That form also carries the
+  /// pause of a `values(bufferingPolicy: .bounded(n))` loop to each signal in turn; this one ends it.
   ///
   /// - Parameter next: The signal that follows.
   /// - Returns: The concatenation.
@@ -21,20 +21,16 @@ extension Signal {
     AnonymousSignal { observer in
       let subscriptions = CompoundDisposable()
       // Raw observers that pass events on as they come: one closure context each, where `attach { event in … }`
-      // makes two, and no typed event rebuilt per value. Each passes its values on, on the sending thread, one signal
-      // after the other: both carry the pause of a bounded consumer (`Demand`).
+      // makes two, and no typed event rebuilt per value.
       let first = self.attach(
-        Observer(
-          raw: { kind, payload in
-            guard !subscriptions.isDisposed else { return .stop }
-            guard kind == .completed else { return observer.raw(kind, payload) }
-            subscriptions.add(
-              next.attach(
-                Observer(
-                  raw: { kind, payload in subscriptions.isDisposed ? .stop : observer.raw(kind, payload) },
-                  demand: observer.demand)))
-            return .stop
-          }, demand: observer.demand))
+        Observer(raw: { kind, payload in
+          guard !subscriptions.isDisposed else { return .stop }
+          guard kind == .completed else { return observer.raw(kind, payload) }
+          subscriptions.add(
+            next.attach(
+              Observer(raw: { kind, payload in subscriptions.isDisposed ? .stop : observer.raw(kind, payload) })))
+          return .stop
+        }))
       subscriptions.add(first)
       return subscriptions
     }

@@ -69,8 +69,6 @@ private let carrying: [(name: String, apply: @Sendable (DemandProbe) -> any Disp
   // Bounded concurrency (issue 28): the outer signal carries the operator's stage, each inner the consumer's room.
   ("merge", { attachBounded($0.signal().merge(.never)) }),
   ("Signal.merge", { probe in attachBounded(Signal.merge([.never, probe.signal()])) }),
-  ("concat(_:), the first", { attachBounded($0.signal().concat(.never)) }),
-  ("concat(_:), the second", { probe in attachBounded(Signal<Int, Never>.empty.concat(probe.signal())) }),
   ("Signal.concat", { probe in attachBounded(Signal.concat([probe.signal(), .never])) }),
   ("concat(), its outer", { attachBounded($0.signal(of: Signal<Int, Never>.self).concat()) }),
   ("concat(), its inners", { probe in attachBounded(Signal.return(probe.signal()).concat()) }),
@@ -106,6 +104,7 @@ private let ending: [(name: String, apply: @Sendable (DemandProbe) -> any Dispos
     "flattenMapLatest",
     { probe in attachBounded(Signal<Int, Never>.return(0).flattenMapLatest { _ in probe.signal() }) }
   ),
+  ("concat(_:) of two", { attachBounded($0.signal().concat(.never)) }),
   ("switchToLatest", { probe in attachBounded(Signal.return(probe.signal()).switchToLatest()) }),
   ("zip", { attachBounded($0.signal().zip(with: Signal<Int, Never>.never)) }),
   ("combineLatest", { attachBounded($0.signal().combineLatest(with: Signal<Int, Never>.never)) }),

@@ -56,42 +56,14 @@ final class MergeStorage<Value: Sendable, Failure: Error>: Disposable {
   static func attach(
     _ signals: [Signal<Value, Failure>], limit: Int, observer: Observer<Value, Failure>
   ) -> any Disposable {
-    let storage: MergeStorage
     if let demand = observer.demand {
-      // The signals are in hand already: only their values are held back.
-      storage = MergeStorage(
-        limit: limit, observer: observer, flowControl: MergeFlowControl(consumer: demand, maxConcurrent: nil))
-    } else {
-      storage = MergeStorage(limit: limit, observer: observer)
+      return attachPaced(signals, limit: limit, observer: observer, demand: demand)
     }
+    let storage = MergeStorage(limit: limit, observer: observer)
     for signal in signals {
       guard storage.receivedInner(signal) == .proceed else { return storage }
     }
     storage.state.handle { $0.outerCompleted() }
-    return storage
-  }
-
-  /// `attach(outer:limit:observer:)` under a bounded consumer whose demand is `demand`: the outer signal's observer
-  /// carries the operator's concurrency stage, whose place each inner signal takes as it arrives.
-  @inlinable
-  static func attachPaced(
-    outer: Signal<Signal<Value, Failure>, Failure>, limit: Int, observer: Observer<Value, Failure>, demand: Demand
-  ) -> any Disposable {
-    let flowControl = MergeFlowControl(consumer: demand, maxConcurrent: limit)
-    let storage = MergeStorage(limit: limit, observer: observer, flowControl: flowControl)
-    let subscription = outer.attach(
-      Observer(
-        { event in
-          switch event {
-          case .next(let signal):
-            // Its place is taken before the outer's next value is asked for: at the limit, the outer pauses.
-            flowControl.inners?.take()
-            return storage.receivedInner(signal)
-          case .error(let error): return storage.state.handle { $0.finish(.error(error)) }
-          case .completed: return storage.state.handle { $0.outerCompleted() }
-          }
-        }, demand: flowControl.inners))
-    storage.state.handle { $0.attachedOuter(subscription) }
     return storage
   }
 
@@ -120,13 +92,7 @@ final class MergeStorage<Value: Sendable, Failure: Error>: Disposable {
       let inner = current.inner
       // The closure captures the inner record alone, which knows the storage: a closure capturing one reference
       // needs no context of its own, so each inner subscription costs one allocation less.
-      let subscription: any Disposable
-      if let flowControl {
-        subscription = current.signal.attach(
-          Observer({ event in inner.storage.receivedPaced(event, from: inner) }, demand: flowControl.values))
-      } else {
-        subscription = current.signal.attach { event in inner.storage.received(event, from: inner) }
-      }
+      let subscription = current.signal.attach { event in inner.storage.received(event, from: inner) }
       let next: (start: Start?, ended: (any Disposable)?)
       (next, flow) = state.decide { $0.attachedInner(inner, subscription, newInner) }
       next.ended?.dispose()
@@ -151,25 +117,6 @@ final class MergeStorage<Value: Sendable, Failure: Error>: Disposable {
     case .completed:
       let (start, flow) = state.decide { $0.innerCompleted(inner, newInner) }
       if let start { _ = subscribe(from: start) }
-      return flow
-    }
-  }
-
-  /// `received(_:from:)` under a bounded consumer: each value takes its place in the hand-off stage before it is
-  /// queued (the outbox's observer gives it back once delivered), and a completed inner gives its place back in the
-  /// concurrency stage, which may resume the outer signal here, with no lock held.
-  @inlinable
-  func receivedPaced(_ event: Event<Value, Failure>, from inner: InnerSubscription) -> Flow {
-    switch event {
-    case .next(let value):
-      flowControl.unsafelyUnwrapped.values.take()
-      return state.update { $0.outbox.send(.next(value)) }
-    case .error(let error):
-      return state.handle { $0.finish(.error(error)) }
-    case .completed:
-      let (start, flow) = state.decide { $0.innerCompleted(inner, newInner) }
-      if let start { _ = subscribe(from: start) }
-      flowControl.unsafelyUnwrapped.inners?.release()
       return flow
     }
   }
