@@ -10,7 +10,8 @@ extension Signal {
   /// ```
   ///
   /// Each concatenation nests one subscription inside the previous one's completion; to concatenate many
-  /// signals, use `Signal.concat(_:)` on a collection, which runs in constant stack depth.
+  /// signals, use `Signal.concat(_:)` on a collection, which runs in constant stack depth. That form also carries the
+  /// pause of a `values(bufferingPolicy: .bounded(n))` loop to each signal in turn; this one ends it.
   ///
   /// - Parameter next: The signal that follows.
   /// - Returns: The concatenation.

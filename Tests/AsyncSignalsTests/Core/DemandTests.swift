@@ -70,18 +70,43 @@ private let carrying: [(name: String, apply: @Sendable (DemandProbe) -> any Disp
   ("deliver(on:)", { attachBounded($0.signal().deliver(on: TestScheduler())) }),
   ("deliverOnMainThread()", { attachBounded($0.signal().deliverOnMainThread()) }),
   ("deliver(on:) an ActorScheduler", { attachBounded($0.signal().deliver(on: ActorScheduler(MainActor.shared))) }),
+  // Bounded concurrency (issue 28): the outer signal carries the operator's stage, each inner the consumer's room.
+  ("merge", { attachBounded($0.signal().merge(.never)) }),
+  ("Signal.merge", { probe in attachBounded(Signal.merge([.never, probe.signal()])) }),
+  ("Signal.concat", { probe in attachBounded(Signal.concat([probe.signal(), .never])) }),
+  ("concat(), its outer", { attachBounded($0.signal(of: Signal<Int, Never>.self).concat()) }),
+  ("concat(), its inners", { probe in attachBounded(Signal.return(probe.signal()).concat()) }),
+  (
+    "flatten(maxConcurrent:), its outer",
+    { attachBounded($0.signal(of: Signal<Int, Never>.self).flatten(maxConcurrent: 2)) }
+  ),
+  (
+    "flatten(maxConcurrent:), its inners",
+    { probe in attachBounded(Signal.return(probe.signal()).flatten(maxConcurrent: 2)) }
+  ),
+  (
+    "flattenMap(maxConcurrent:), its source",
+    { attachBounded($0.signal().flattenMap(maxConcurrent: 2) { _ in Signal<Int, Never>.never }) }
+  ),
+  (
+    "flattenMap(maxConcurrent:), its inners",
+    { probe in attachBounded(Signal<Int, Never>.return(0).flattenMap(maxConcurrent: 2) { _ in probe.signal() }) }
+  ),
 ]
 
 /// The operators the article lists as ending the pause, each applied to a probe (as their first input).
 private let ending: [(name: String, apply: @Sendable (DemandProbe) -> any Disposable)] = [
-  ("merge", { attachBounded($0.signal().merge(.never)) }),
   ("flatten", { probe in attachBounded(Signal.return(probe.signal()).flatten()) }),
+  (
+    "flatten(maxConcurrent: 0), no limit",
+    { attachBounded($0.signal(of: Signal<Int, Never>.self).flatten(maxConcurrent: 0)) }
+  ),
   ("flattenMap", { probe in attachBounded(Signal<Int, Never>.return(0).flattenMap { _ in probe.signal() }) }),
   (
     "flattenMapLatest",
     { probe in attachBounded(Signal<Int, Never>.return(0).flattenMapLatest { _ in probe.signal() }) }
   ),
-  ("concat", { attachBounded($0.signal().concat(.never)) }),
+  ("concat(_:) of two", { attachBounded($0.signal().concat(.never)) }),
   ("switchToLatest", { probe in attachBounded(Signal.return(probe.signal()).switchToLatest()) }),
   ("zip", { attachBounded($0.signal().zip(with: Signal<Int, Never>.never)) }),
   ("combineLatest", { attachBounded($0.signal().combineLatest(with: Signal<Int, Never>.never)) }),

@@ -256,6 +256,54 @@ struct MergeTests {
     #expect(message.contains("flatten(maxConcurrent:): maxConcurrent must not be negative"))
   }
 
+  // MARK: flattenMap(maxConcurrent:)
+
+  @Test("flattenMap(maxConcurrent: 2) maps each value, subscribes to two signals at once and queues the third")
+  func flattenMapLimited() {
+    let source = Subject<Int, TestError>()
+    let inners = (0..<3).map { _ in Subject<Int, TestError>() }
+    let mapped = Locked<[Int]>([])
+    let recorder = EventRecorder(
+      source.flattenMap(maxConcurrent: 2) { index in
+        mapped.append(index)
+        return inners[index]
+      })
+    for index in 0..<3 { source.sendNext(index) }
+    #expect(mapped.value == [0, 1, 2])  // mapped as each value arrives
+    #expect(inners.map(\.subscriberCount) == [1, 1, 0])
+    inners[1].sendNext(10)
+    inners[0].sendNext(0)
+    inners[1].sendCompleted()
+    #expect(inners[2].subscriberCount == 1)
+    inners[2].sendNext(20)
+    source.sendCompleted()
+    inners[0].sendCompleted()
+    #expect(!recorder.isTerminated)
+    inners[2].sendCompleted()
+    #expect(recorder.events == [.next(10), .next(0), .next(20), .completed])
+  }
+
+  @Test("flattenMap(maxConcurrent:) fails with the first failure and disposes the source and the active signals")
+  func flattenMapLimitedFailure() {
+    let source = Subject<Int, TestError>()
+    let inners = (0..<2).map { _ in Subject<Int, TestError>() }
+    let recorder = EventRecorder(source.flattenMap(maxConcurrent: 1) { inners[$0] })
+    source.sendNext(0)
+    source.sendNext(1)  // waits for the one place
+    inners[0].sendError(TestError(code: 3))
+    #expect(recorder.events == [.error(TestError(code: 3))])
+    #expect(source.subscriberCount == 0 && inners.allSatisfy { $0.subscriberCount == 0 })
+  }
+
+  @Test("flattenMap(maxConcurrent: 0) stops with a message naming the operator and the argument")
+  nonisolated func flattenMapLimitedZero() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = Signal<Int, Never>.never.flattenMap(maxConcurrent: 0) { Signal<Int, Never>.return($0) }
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("flattenMap(maxConcurrent:_:): maxConcurrent must be positive"))
+  }
+
   // MARK: concat
 
   @Test("concat of a signal of signals subscribes to one inner at a time, in order (RAC's -concat)")

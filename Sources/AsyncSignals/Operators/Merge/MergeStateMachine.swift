@@ -52,12 +52,18 @@ struct MergeStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendab
   /// Whether a thread is subscribing to inner signals (it holds a `Start`).
   @usableFromInline
   var isStarting = false
+  /// The stages of a bounded consumer's flow control, ended last when the operator tears down; `nil` otherwise.
+  @usableFromInline
+  var flowControl: MergeFlowControl?
 
-  /// - Parameter limit: The most inner signals subscribed at once; `Int.max` for no limit.
+  /// - Parameters:
+  ///   - limit: The most inner signals subscribed at once; `Int.max` for no limit.
+  ///   - flowControl: The flow control under a bounded consumer, if any.
   @inlinable
-  init(limit: Int, observer: Observer<Value, Failure>) {
+  init(limit: Int, observer: Observer<Value, Failure>, flowControl: MergeFlowControl? = nil) {
     self.limit = limit
     outbox = Outbox(observer)
+    self.flowControl = flowControl
   }
 
   @inlinable
@@ -132,6 +138,9 @@ struct MergeStateMachine<Value: Sendable, Failure: Error>: OperatorState, Sendab
     outerEnded = true
     inners.removeAll(into: &teardown)
     waiting.removeAll()
+    // Last: the stages end once the sources paused on them are disposed (see `MergeFlowControl`).
+    teardown.dispose(flowControl)
+    flowControl = nil
     return teardown
   }
 }

@@ -1,5 +1,11 @@
 /// Performs `merge`, `flatten(maxConcurrent:)` and `concat` of signals: owns the lock, and subscribes to the
 /// inner signals the state machine admits, with the lock released.
+///
+/// Under a bounded consumer (an observer that carries a demand), `merge`, `concat` and a limited `flatten` carry the
+/// pause through `MergeFlowControl`'s two stages: the outer signal pauses while `limit` inners are in hand, and the
+/// inner signals pause while the consumer is full. Without one, or for an unlimited `flatten` (whose inners are
+/// never held back, so that pausing its outer would bound nothing it holds), nothing of it runs: the paths below
+/// are those of RAC's operators, event for event.
 @usableFromInline
 final class MergeStorage<Value: Sendable, Failure: Error>: Disposable {
   @usableFromInline
@@ -7,10 +13,22 @@ final class MergeStorage<Value: Sendable, Failure: Error>: Disposable {
 
   @usableFromInline
   let state: LockedState<MergeStateMachine<Value, Failure>>  // guards every decision of the operator
+  /// The stages of a bounded consumer's flow control; `nil` without one (the state machine ends them).
+  @usableFromInline
+  let flowControl: MergeFlowControl?
 
   @inlinable
   init(limit: Int, observer: Observer<Value, Failure>) {
     state = LockedState(MergeStateMachine(limit: limit, observer: observer))
+    flowControl = nil
+  }
+
+  /// Under a bounded consumer: `observer` is the consumer's, and the outbox delivers to it through `flowControl`.
+  @inlinable
+  init(limit: Int, observer: Observer<Value, Failure>, flowControl: MergeFlowControl) {
+    state = LockedState(
+      MergeStateMachine(limit: limit, observer: flowControl.delivering(to: observer), flowControl: flowControl))
+    self.flowControl = flowControl
   }
 
   /// Merges the inner signals that `outer` sends, at most `limit` at a time.
@@ -18,6 +36,9 @@ final class MergeStorage<Value: Sendable, Failure: Error>: Disposable {
   static func attach(
     outer: Signal<Signal<Value, Failure>, Failure>, limit: Int, observer: Observer<Value, Failure>
   ) -> any Disposable {
+    if let demand = observer.demand, limit != .max {
+      return attachPaced(outer: outer, limit: limit, observer: observer, demand: demand)
+    }
     let storage = MergeStorage(limit: limit, observer: observer)
     let subscription = outer.attach { event in
       switch event {
@@ -35,6 +56,9 @@ final class MergeStorage<Value: Sendable, Failure: Error>: Disposable {
   static func attach(
     _ signals: [Signal<Value, Failure>], limit: Int, observer: Observer<Value, Failure>
   ) -> any Disposable {
+    if let demand = observer.demand {
+      return attachPaced(signals, limit: limit, observer: observer, demand: demand)
+    }
     let storage = MergeStorage(limit: limit, observer: observer)
     for signal in signals {
       guard storage.receivedInner(signal) == .proceed else { return storage }

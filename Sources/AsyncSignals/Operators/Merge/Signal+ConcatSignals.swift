@@ -4,7 +4,9 @@ extension Signal {
   /// Each inner signal is subscribed to when the previous one has completed; those that arrive meanwhile wait,
   /// in order. The result completes when this signal and every inner signal have completed, fails with the
   /// first failure, and disposes whatever is live — and drops the waiting signals — when it ends or is
-  /// disposed. It runs in constant stack depth however many inner signals complete synchronously.
+  /// disposed. It runs in constant stack depth however many inner signals complete synchronously. Read through
+  /// `values(bufferingPolicy: .bounded(n))`, it carries the loop's pause as ``flatten(maxConcurrent:file:line:)``
+  /// does: this signal, if it can pause, sends the next inner signal once the previous one has completed.
   ///
   /// ```swift
   /// let downloads = urls.map { url in download(url) }.concat()  // one download at a time
@@ -22,7 +24,8 @@ extension Signal {
   /// Each signal is subscribed to when the previous one has completed; the collection is copied when this
   /// method is called. The result completes after the last one (at once for an empty collection), fails with
   /// the first failure, and disposes the live subscription when it ends or is disposed. It runs in constant
-  /// stack depth: concatenating 100 000 synchronous signals is fine.
+  /// stack depth: concatenating 100 000 synchronous signals is fine. Read through
+  /// `values(bufferingPolicy: .bounded(n))`, each signal that can pause pauses while the loop is full.
   ///
   /// ```swift
   /// let pages = Signal.concat((1...10).map { page in fetch(page: page) })

@@ -2,7 +2,9 @@ extension Signal {
   /// The values of this signal and of `other`, interleaved as they arrive.
   ///
   /// Both are subscribed to at once, this one first. The result completes when both have completed, fails
-  /// with the first failure, and disposes both subscriptions when it ends or is disposed.
+  /// with the first failure, and disposes both subscriptions when it ends or is disposed. Read through
+  /// `values(bufferingPolicy: .bounded(n))`, each of the two that can pause (``from(_:)``, say) pauses while the loop
+  /// is full.
   ///
   /// ```swift
   /// let traffic = requests.merge(responses)  // both, in the order they arrive
@@ -20,7 +22,9 @@ extension Signal {
   ///
   /// Every signal is subscribed to at once, in collection order; the collection is copied when this method is
   /// called. The result completes when all of them have completed (at once for an empty collection), fails
-  /// with the first failure, and disposes every subscription when it ends or is disposed.
+  /// with the first failure, and disposes every subscription when it ends or is disposed. Read through
+  /// `values(bufferingPolicy: .bounded(n))`, each signal that can pause (``from(_:)``, say) pauses while the loop is
+  /// full.
   ///
   /// ```swift
   /// let anyEdit = Signal.merge([name, email, phone])  // each edit of any of the three fields
@@ -41,7 +45,9 @@ extension Signal {
   ///
   /// Each inner signal is subscribed to as soon as it arrives. The result completes when this signal and
   /// every inner signal have completed, fails with the first failure of any of them, and disposes every
-  /// subscription when it ends or is disposed.
+  /// subscription when it ends or is disposed. With no limit, it does not carry the pause of a
+  /// `values(bufferingPolicy: .bounded(n))` loop: pausing this signal would bound nothing the operator holds;
+  /// ``flatten(maxConcurrent:file:line:)`` with a limit does.
   ///
   /// ```swift
   /// let results = queries.map { query in search(query) }.flatten()  // the same as flattenMap
@@ -69,6 +75,11 @@ extension Signal {
   /// subscribed to, the next one is subscribed from a loop, not from inside the previous subscription, so
   /// the stack stays flat.
   ///
+  /// Read through `values(bufferingPolicy: .bounded(n))`, a limited flatten carries the loop's pause: while
+  /// `maxConcurrent` inner signals are in hand, this signal, if it can pause (``from(_:)`` of signals, an
+  /// `AsyncSequence`'s `signal`), stops sending them instead of queueing them, and each inner signal that can pause
+  /// pauses while the loop is full. One that cannot pause (a subject) still has its inner signals queued.
+  ///
   /// ```swift
   /// let downloads = urls.map { url in download(url) }.flatten(maxConcurrent: 4)
   /// ```
@@ -93,5 +104,42 @@ extension Signal {
     return AnonymousSignal { observer in
       MergeStorage.attach(outer: outer, limit: limit, observer: observer)
     }
+  }
+
+  /// Maps each value to a signal and merges the values of those signals, with at most `maxConcurrent` of them
+  /// subscribed at once.
+  ///
+  /// `transform` runs for each value as it arrives; the signal it returns is subscribed to at once if fewer than
+  /// `maxConcurrent` are active, and otherwise waits, in arrival order, until one of them completes. The values of
+  /// the active signals are merged as they arrive. The result completes when this signal and every mapped signal
+  /// have completed, fails with the first failure, and disposes every subscription — and drops the waiting
+  /// signals — when it ends or is disposed. It is `map(transform).flatten(maxConcurrent: maxConcurrent)`.
+  ///
+  /// Read through `values(bufferingPolicy: .bounded(n))`, it carries the loop's pause: while `maxConcurrent` mapped
+  /// signals are active, a source that can pause (``from(_:)``, an `AsyncSequence`'s `signal`) stops sending values
+  /// instead of queueing signals, and each mapped signal that can pause pauses while the loop is full.
+  ///
+  /// ```swift
+  /// let downloads = urls.flattenMap(maxConcurrent: 4) { url in download(url) }  // four at a time
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - maxConcurrent: The most mapped signals subscribed at once. Must be positive: ``flattenMap(_:)`` is the
+  ///     unbounded form.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
+  ///   - transform: Maps a value to the signal whose values are merged in.
+  /// - Returns: The merged signal.
+  /// - Note: No ReactiveCocoa 2.5 counterpart: RAC's `-flattenMap:` is unbounded; in RAC this is `-map:` followed
+  ///   by `-flatten:`. Combine's `flatMap(maxPublishers: .max(n))`, ReactiveSwift's `flatMap(.concurrent(limit:))`,
+  ///   RxSwift's `map` followed by `merge(maxConcurrent:)`.
+  @inlinable
+  public func flattenMap<NewValue: Sendable>(
+    maxConcurrent: Int, file: StaticString = #fileID, line: UInt = #line,
+    _ transform: @escaping @Sendable (Value) -> Signal<NewValue, Failure>
+  ) -> Signal<NewValue, Failure> {
+    precondition(
+      maxConcurrent > 0, "flattenMap(maxConcurrent:_:): maxConcurrent must be positive", file: file, line: line)
+    return map(transform).flatten(maxConcurrent: maxConcurrent, file: file, line: line)
   }
 }
