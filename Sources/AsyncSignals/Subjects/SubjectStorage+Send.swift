@@ -144,12 +144,14 @@ extension SubjectState {
   }
 
   /// Registers `wake` with the demand of the first bounded subscriber that holds `sender` back, and records the
-  /// registration; `false` if none does (or the subject has terminated). The demand's lock nests in the state's
-  /// here: a demand calls nothing under it.
+  /// registration; `false` if none does (or the subject has terminated). Each demand answers for itself, under its
+  /// own lock (`resume(whenRoom:)` registers nothing where there is room), so a wake-up asks again the demand that
+  /// woke it: a wake-up is a prompt to look again, not a promise of room. The demand's lock nests in the state's
+  /// here, which is safe because a demand calls nothing under its lock: it runs its resumptions after releasing it.
   mutating func hold(_ sender: WaitingSender, wake: @escaping Demand.Resumption) -> Bool {
     guard terminal == nil else { return false }
-    for entry in bounded where entry.demand.consumerTask != sender.task && !entry.demand.hasRoom {
-      guard let id = entry.demand.resume(whenRoom: wake) else { continue }  // room since: look further
+    for entry in bounded where entry.demand.consumerTask != sender.task {
+      guard let id = entry.demand.resume(whenRoom: wake) else { continue }  // room: look further
       sender.registration = (entry.demand, id)
       return true
     }
