@@ -91,14 +91,16 @@ public class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failure>, S
   /// through operators that carry its pause (`map`, `filter`, …), holds this send back while `n` values wait for it:
   /// the send suspends, holding no thread and no lock, and resumes once the loop has taken its buffer down to half.
   /// With several such loops, the fullest one governs: the send waits until each has room. Every other subscriber —
-  /// an unbounded or dropping loop, a `subscribeNext` — never holds it back, and with none of those loops the send
-  /// returns at once, costing one atomic load more than ``sendNext(_:)``.
+  /// an unbounded or dropping loop, a `subscribeNext` — never holds it back. With none of those loops the send
+  /// returns at once, costing one atomic load more than ``sendNext(_:)``; while bounded loops with room read the
+  /// subject, one lock more.
   ///
   /// - The consuming task never waits on itself: a send from the task that runs a bounded loop of this subject (a
   ///   loop body sending back into the subject it reads) is not held back by that loop, which only that task could
-  ///   make room in; it goes on, and the loop counts its excess in `overflowCount`. A send from another task that the
-  ///   loop waits for — a child task the loop body awaits, say — does wait for the loop, which waits for it: a cycle
-  ///   of the program's own, which the library cannot see or break. Cancel that task, or send from the loop's own.
+  ///   make room in; it goes on, and the loop counts its excess in `overflowCount`. A send from another task that
+  ///   the loop waits for — a child task the loop body awaits, say — does wait for the loop, which waits for it: a
+  ///   cycle of the program's own, which the library cannot see or break. Cancel that task, or send from the loop's
+  ///   own.
   /// - Concurrent senders each look for room before they send, and again each time they are woken: the bound holds
   ///   to within one value per concurrent sender.
   /// - Cancellation: a sending task that is cancelled stops waiting, or does not wait at all, and sends `value` at
@@ -114,6 +116,7 @@ public class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failure>, S
   /// let reader = Task {
   ///   for await line in lines.values(bufferingPolicy: .bounded(2)) { print(line) }
   /// }
+  /// while lines.subscriberCount == 0 { await Task.yield() }  // the loop has subscribed: nothing sent now is lost
   /// for line in ["a", "b", "c", "d"] {
   ///   await lines.send(line)  // waits while two lines wait for the loop
   /// }
@@ -123,13 +126,13 @@ public class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failure>, S
   ///
   /// - Parameter value: The value.
   /// - Note: No counterpart in ReactiveCocoa 2.5, which has no flow control: `-[RACSubject sendNext:]` never waits
-  ///   (``sendNext(_:)`` here). swift-async-algorithms' `AsyncChannel.send(_:)` (SAA-0016) suspends the same way, until
-  ///   a consumer takes the value; Combine's `PassthroughSubject.send(_:)`, ReactiveSwift's `Signal.Observer.send(value:)`
-  ///   and RxSwift's `PublishSubject.onNext(_:)` never wait.
+  ///   (``sendNext(_:)`` here). swift-async-algorithms' `AsyncChannel.send(_:)` (SAA-0016) suspends the same way,
+  ///   until a consumer takes the value; Combine's `PassthroughSubject.send(_:)`, ReactiveSwift's
+  ///   `Signal.Observer.send(value:)` and RxSwift's `PublishSubject.onNext(_:)` never wait.
   @inlinable
   public final nonisolated(nonsending) func send(_ value: Value) async {
-    // The fast path: no bounded loop reads the subject, nothing to wait for.
-    if storage.hasBoundedSubscribers { await storage.room() }
+    // The fast path: no bounded loop reads the subject (one load), or none is full (one lock), nothing to wait for.
+    if storage.hasBoundedSubscribers && storage.hasFullBoundedSubscriber { await storage.room() }
     storage.send(.next(value))
   }
 

@@ -12,7 +12,9 @@ import Synchronization
 //   loop body that sends into the subject it reads goes on, its excess counted, since only its own task could make
 //   the room it would wait for. (A child task that the loop awaits is another task: its send waits for the loop, and
 //   the loop for it. That cycle is the program's, and the library cannot see it: see `Subject.send(_:)`.)
-// - The fast path: with no bounded subscriber, one atomic load (`boundedCount`), then `sendNext`.
+// - The fast path: with no bounded subscriber, one atomic load (`boundedCount`), then `sendNext`. With bounded
+//   subscribers that all have room, the state lock and a load of each one's room, specialised where the subject is
+//   used; only when one has no room does the sender look for its task's own loops and, if it must, wait.
 // - Waiting: the sender registers a wake-up with the demand of the first subscriber that holds it back, in the hold
 //   of the state lock that finds it (so that a terminal event cannot slip in between), and suspends. The demand's
 //   lock nests inside the state lock there; that is safe because a demand never calls out under its lock (its
@@ -32,7 +34,7 @@ import Synchronization
 struct BoundedSubscriber: Sendable {
   /// The subscriber's sink.
   let sink: ObjectIdentifier
-  let demand: Demand
+  @usableFromInline let demand: Demand
 
   init(sink: ObjectIdentifier, demand: Demand) {
     self.sink = sink
@@ -138,6 +140,13 @@ extension SubjectState {
     return freed
   }
 
+  /// Whether a bounded subscriber has no room, whichever task sends: `send(_:) async`'s check, inlined where the
+  /// subject is used, so that it runs specialised (no generic metadata to look up) while every loop has room.
+  @inlinable
+  var hasFullBoundedSubscriber: Bool {
+    terminal == nil && bounded.contains { !$0.demand.hasRoom }
+  }
+
   /// Whether a bounded subscriber holds back a sender in `task`: one whose consumer `task` does not run has no room.
   func holdsBack(_ task: Int) -> Bool {
     terminal == nil && bounded.contains { $0.demand.consumerTask != task && !$0.demand.hasRoom }
@@ -168,6 +177,12 @@ extension SubjectStorage {
   @inlinable
   var hasBoundedSubscribers: Bool {
     boundedCount.pointee.load(ordering: .acquiring) != 0
+  }
+
+  /// Whether one of the bounded subscribers has no room: then `room()` looks for the ones that hold this sender back.
+  @inlinable
+  var hasFullBoundedSubscriber: Bool {
+    state.withLock { $0.hasFullBoundedSubscriber }
   }
 
   /// Suspends the calling task while a bounded subscriber holds it back (see the top of this file); returns at once
