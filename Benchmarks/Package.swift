@@ -30,6 +30,15 @@ let package = Package(
     ),
     // A malloc interposer (Linux): counts the allocations of the calling thread, and their bytes on request.
     .target(name: "AllocationCounter"),
+    // Issue 28: the peak memory of a subject fed faster than its bounded loop reads, by `await send` from a task
+    // and by `sendNext` from a thread (`swift run -c release --package-path Benchmarks FlowMemory`).
+    .executableTarget(
+      name: "FlowMemory",
+      dependencies: [
+        .product(name: "AsyncSignals", package: "AsyncSignals"),
+        .product(name: "AsyncSignalsInterop", package: "AsyncSignals"),
+      ]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -11,6 +11,7 @@ struct SelfCheckTests {
   /// The scenarios whose broken twin deadlocks: the watchdog ends the process, so they run as exit tests.
   static let deadlockTwins = [
     "ZipReentrant", "MergeForeignLock", "ZipReplayTake", "BoundedBuffering", "BoundedEcho", "BoundedConsumerQueue",
+    "SubjectSend",
   ]
 
   /// The scenarios whose broken twin reads freed memory on purpose: caught under AddressSanitizer by

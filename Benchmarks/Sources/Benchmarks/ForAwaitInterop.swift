@@ -51,6 +51,22 @@ extension Benchmark {
         for await value in signal.values(bufferingPolicy: .bounded(64)) { sum &+= value }
         return sum
       }))
+    // Issue 28: the same subject, fed from a task with `await subject.send(_:)`, which suspends while 64 values wait
+    // for the loop (no value lost, memory bounded); the `sendNext` row above never waits.
+    add(
+      "B13", .asyncSignals, variant: "values(.bounded(64)), subject + await send from a task", threaded: true,
+      .async({ n in
+        let subject = AsyncSignals.Subject<Int, Never>()
+        let values = subject.values(bufferingPolicy: .bounded(64))
+        Task.detached {
+          while subject.subscriberCount == 0 { await Task.yield() }  // until the loop below has subscribed
+          for value in 0..<n { await subject.send(value) }
+          subject.sendCompleted()
+        }
+        var sum = 0
+        for await value in values { sum &+= value }
+        return sum
+      }))
 
     // B18: a cold pipeline read with `for await` in a task, unbounded (the whole source buffered at once, as the
     // walk runs while subscribing) against `.bounded(64)` (the walk pauses and resumes in the loop's task).

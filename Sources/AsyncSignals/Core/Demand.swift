@@ -28,6 +28,12 @@ import Synchronization
 // thread that made the room, so that a paused source never resumes on the hop's scheduler (the main queue, behind
 // `deliverOnMainThread()`).
 //
+// A subject's `send(_:) async` (issue 28) waits on the demands of its bounded subscribers: it registers a resumption
+// with one that has no room, under the subject's state lock, which is why a demand never calls out under its own lock
+// (its lock is a leaf: nothing is called while it is held). A demand also knows its consumer's task, recorded when the
+// consumer subscribes, so that a sender in that task is never held back by the loop it runs itself: only that task can
+// make room there.
+//
 // The consumer numbers each change of its demand: a change is applied only if its number is higher than the last
 // one applied, so that the open flag follows the buffer's count in order even when a close decided on the
 // producer's thread reaches the demand after a later reopening decided on the consumer's. So the consumer may open
@@ -68,6 +74,8 @@ package final class Demand: Sendable {
   let reopenAt: Int
   /// Where a stage runs the resumptions that its `release()` frees: `nil` runs them on the releasing thread.
   private let resumeOn: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
+  /// The task that reads the consumer's buffer (`Demand.currentTask`; 0 until recorded): a consumer's only.
+  private let consumer = Atomic<Int>(0)
 
   /// A consumer's demand.
   @usableFromInline
@@ -101,6 +109,26 @@ package final class Demand: Sendable {
 
   @usableFromInline
   var hasOwnRoom: Bool { open.load(ordering: .acquiring) }
+
+  // MARK: The consumer's task
+
+  /// The identity of the current task (0 outside any task): the hash of its `UnsafeCurrentTask`, unique among
+  /// the tasks alive at once.
+  package static var currentTask: Int {
+    withUnsafeCurrentTask { $0?.hashValue } ?? 0
+  }
+
+  /// Records the current task as the one that reads the consumer's buffer: call it in that task, as it subscribes.
+  @usableFromInline
+  package func recordConsumer() {
+    consumer.store(Self.currentTask, ordering: .relaxed)
+  }
+
+  /// The task that reads the consumer's buffer (a stage's: its consumer's), 0 if none was recorded. A sender running
+  /// in that task waits for it in vain: only that task can make room.
+  package var consumerTask: Int {
+    parent?.consumerTask ?? consumer.load(ordering: .relaxed)
+  }
 
   // MARK: Producers
 

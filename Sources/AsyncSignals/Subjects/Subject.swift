@@ -84,6 +84,58 @@ public class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failure>, S
     storage.send(.next(value))
   }
 
+  /// Sends `value` to every current subscriber once the bounded loops reading the subject have room for it: the
+  /// ``sendNext(_:)`` of a producer that can wait.
+  ///
+  /// A loop that reads the subject with `values(bufferingPolicy: .bounded(n))` (AsyncSignalsInterop), directly or
+  /// through operators that carry its pause (`map`, `filter`, …), holds this send back while `n` values wait for it:
+  /// the send suspends, holding no thread and no lock, and resumes once the loop has taken its buffer down to half.
+  /// With several such loops, the fullest one governs: the send waits until each has room. Every other subscriber —
+  /// an unbounded or dropping loop, a `subscribeNext` — never holds it back. With none of those loops the send
+  /// returns at once, costing one atomic load more than ``sendNext(_:)``; while bounded loops with room read the
+  /// subject, one lock more.
+  ///
+  /// - The consuming task never waits on itself: a send from the task that runs a bounded loop of this subject (a
+  ///   loop body sending back into the subject it reads) is not held back by that loop, which only that task could
+  ///   make room in; it goes on, and the loop counts its excess in `overflowCount`. A send from another task that
+  ///   the loop waits for — a child task the loop body awaits, say — does wait for the loop, which waits for it: a
+  ///   cycle of the program's own, which the library cannot see or break. Cancel that task, or send from the loop's
+  ///   own.
+  /// - Concurrent senders each look for room before they send, and again each time they are woken: the bound holds
+  ///   to within one value per concurrent sender.
+  /// - Cancellation: a sending task that is cancelled stops waiting, or does not wait at all, and sends `value` at
+  ///   once: nothing is silently lost, and the loop counts what goes beyond its bound.
+  /// - Termination: once the subject has terminated, the send returns at once and `value` is ignored, as with
+  ///   ``sendNext(_:)``; senders waiting when it terminates are resumed, and their values are ignored too.
+  /// - A replaying subject (``ReplaySubject``, ``BehaviorSubject``) replays its values to a new bounded loop at once,
+  ///   as it subscribes (what goes beyond the bound is counted); the live sends then wait for that loop's room.
+  /// - From a subscriber's callback there is no awaiting: use ``sendNext(_:)``, which never waits.
+  ///
+  /// ```swift
+  /// let lines = Subject<String, Never>()
+  /// let reader = Task {
+  ///   for await line in lines.values(bufferingPolicy: .bounded(2)) { print(line) }
+  /// }
+  /// while lines.subscriberCount == 0 { await Task.yield() }  // the loop has subscribed: nothing sent now is lost
+  /// for line in ["a", "b", "c", "d"] {
+  ///   await lines.send(line)  // waits while two lines wait for the loop
+  /// }
+  /// lines.sendCompleted()
+  /// await reader.value
+  /// ```
+  ///
+  /// - Parameter value: The value.
+  /// - Note: No counterpart in ReactiveCocoa 2.5, which has no flow control: `-[RACSubject sendNext:]` never waits
+  ///   (``sendNext(_:)`` here). swift-async-algorithms' `AsyncChannel.send(_:)` (SAA-0016) suspends the same way,
+  ///   until a consumer takes the value; Combine's `PassthroughSubject.send(_:)`, ReactiveSwift's
+  ///   `Signal.Observer.send(value:)` and RxSwift's `PublishSubject.onNext(_:)` never wait.
+  @inlinable
+  public final nonisolated(nonsending) func send(_ value: Value) async {
+    // The fast path: no bounded loop reads the subject (one load), or none is full (one lock), nothing to wait for.
+    if storage.hasBoundedSubscribers && storage.hasFullBoundedSubscriber { await storage.room() }
+    storage.send(.next(value))
+  }
+
   /// Terminates the subject with `error`: every current subscriber receives it, later subscribers receive it at once,
   /// later sends are ignored, and the subscriptions it made as a subscriber are disposed.
   ///

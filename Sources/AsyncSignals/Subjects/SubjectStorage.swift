@@ -47,6 +47,11 @@ import Musl
 //
 // A subject without a buffer (`capacity == 0`) does not take the delivery lock to attach a subscriber: there
 // is nothing to replay except a terminal event, which is a subscriber's only event.
+//
+// Flow control (issue 28): a subscriber under a bounded consumer (`values(bufferingPolicy: .bounded(n))`) brings the
+// consumer's `Demand` with its observer. The state keeps those demands in a side list, `bounded`, recorded in the hold
+// that records the sink and removed in the one that removes it, so a subscriber without one costs nothing more (B14).
+// `sendNext` never looks at them; `send(_:) async` waits while one of them has no room (SubjectStorage+Send.swift).
 
 /// What a subject decides for each input. Pure: no locks, no callouts.
 @usableFromInline
@@ -60,15 +65,24 @@ struct SubjectState<Value: Sendable, Failure: Error>: Sendable {
   /// The subscriptions the subject made as a subscriber, disposed when it terminates.
   @usableFromInline var upstream = DisposableBag()
 
-  /// `changed`: the flag the list raises with each change (the storage's `listChanged`).
+  /// `changed`: the flag the list raises with each change (the storage's `listChanged`); `boundedCount`: where the
+  /// number of bounded subscribers is published (the storage's `boundedCount`).
   @inlinable
-  init(capacity: Int, changed: ListChangedFlag) {
+  init(capacity: Int, changed: ListChangedFlag, boundedCount: BoundedCount) {
     self.capacity = capacity
     subscribers = SubscriberList(changed: changed)
+    self.boundedCount = boundedCount
   }
 
   /// Sinks disposed while another thread was in a turn, whose observers that thread drops when it unlocks.
   @usableFromInline var orphans = ContiguousArray<SinkCore>()
+
+  /// The demands of the subscribers under a bounded consumer, beside the list (see the top of this file).
+  @usableFromInline var bounded = ContiguousArray<BoundedSubscriber>()
+  /// The senders suspended in `send(_:) async`, each registered with the demand of a bounded subscriber.
+  @usableFromInline var waitingSenders = ContiguousArray<WaitingSender>()
+  /// Where `bounded.count` is published for `send(_:) async`'s fast path (the storage's `boundedCount`).
+  @usableFromInline let boundedCount: BoundedCount
 
   /// Records `value`, trimming the buffer BEFORE delivery; `false` once terminated.
   @inlinable
@@ -81,15 +95,15 @@ struct SubjectState<Value: Sendable, Failure: Error>: Sendable {
     return true
   }
 
-  /// Records the terminal event; returns the subscribers to deliver it to and the upstream to dispose, or
-  /// `nil` if the subject had already terminated.
+  /// Records the terminal event; returns the subscribers to deliver it to, the upstream to dispose and the waiting
+  /// senders to free, or `nil` if the subject had already terminated.
   @inlinable
   mutating func receivedTerminal(
     _ event: Event<Value, Failure>
-  ) -> (ContiguousArray<SinkCore?>, DisposableBag.Children)? {
+  ) -> (ContiguousArray<SinkCore?>, DisposableBag.Children, FreedSenders)? {
     guard terminal == nil else { return nil }
     terminal = event
-    return (subscribers.removeAll(), upstream.takeAll())
+    return (subscribers.removeAll(), upstream.takeAll(), endFlowControl())
   }
 
   /// Adds `sink` unless the subject has terminated or the sink was disposed meanwhile; returns what it must be
@@ -157,6 +171,10 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
   @usableFromInline let listChanged: UnsafeMutablePointer<Atomic<Bool>>
   /// Whether `orphans` may hold sinks whose observers are still to be dropped.
   @usableFromInline let needsSweep = Atomic<Bool>(false)
+  /// How many bounded subscribers the state's side list holds: written under `state`'s lock with each change of the
+  /// list, read without it by `send(_:) async`, whose fast path it is. After `listChanged`, in the same allocation,
+  /// so that the state can hold its address (`BoundedCount`).
+  @usableFromInline let boundedCount: UnsafeMutablePointer<Atomic<Int>>
   /// The delivery lock and its bookkeeping; see `SubjectTurn`.
   @usableFromInline let turn: UnsafeMutablePointer<SubjectTurn<Value, Failure>>
   /// The number of values kept for replay (0: none).
@@ -166,16 +184,22 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
   /// starts with them (a behaviour subject's current value).
   @usableFromInline
   init(capacity: Int, values: [Value] = []) {
-    // One allocation: the turn, then the flag.
+    // One allocation: the turn, the flag, then the count.
     let flagOffset = MemoryLayout<SubjectTurn<Value, Failure>>.stride
+    let countAlignment = MemoryLayout<Atomic<Int>>.alignment
+    let countOffset = (flagOffset + MemoryLayout<Atomic<Bool>>.stride + countAlignment - 1) / countAlignment
+      * countAlignment
     let memory = UnsafeMutableRawPointer.allocate(
-      byteCount: flagOffset + MemoryLayout<Atomic<Bool>>.stride,
-      alignment: Swift.max(MemoryLayout<SubjectTurn<Value, Failure>>.alignment, MemoryLayout<Atomic<Bool>>.alignment))
+      byteCount: countOffset + MemoryLayout<Atomic<Int>>.stride,
+      alignment: Swift.max(MemoryLayout<SubjectTurn<Value, Failure>>.alignment, countAlignment))
     turn = memory.initializeMemory(as: SubjectTurn<Value, Failure>.self, to: SubjectTurn())
     listChanged = (memory + flagOffset).bindMemory(to: Atomic<Bool>.self, capacity: 1)
     listChanged.initialize(to: Atomic(false))
+    boundedCount = (memory + countOffset).bindMemory(to: Atomic<Int>.self, capacity: 1)
+    boundedCount.initialize(to: Atomic(0))
     RecursiveLockPrimitive.setUp(&turn.pointee.lock)
-    var initial = SubjectState<Value, Failure>(capacity: capacity, changed: ListChangedFlag(listChanged))
+    var initial = SubjectState<Value, Failure>(
+      capacity: capacity, changed: ListChangedFlag(listChanged), boundedCount: BoundedCount(boundedCount))
     for value in values { _ = initial.receivedValue(value) }
     state = LockedState(initial)
     self.capacity = capacity
@@ -185,6 +209,7 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
     turn.pointee.mirror.deallocate()
     RecursiveLockPrimitive.tearDown(&turn.pointee.lock)
     listChanged.deinitialize(count: 1)
+    boundedCount.deinitialize(count: 1)
     turn.deinitialize(count: 1)
     UnsafeMutableRawPointer(turn).deallocate()
   }
@@ -208,22 +233,26 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
   /// RAC's replaying subjects replayed on the subscription scheduler; from a background thread a replay subject
   /// of limited capacity then trimmed away values sent between `subscribe` and the replay. Attaching at once
   /// loses none (guarantee 5).
+  ///
+  /// An observer under a bounded consumer brings its demand (`observer.demand`), which the state records beside the
+  /// list for `send(_:) async` to wait on. The replay itself is sent at once, as `sendNext` would send it: what it
+  /// puts beyond the consumer's bound is buffered and counted.
   @usableFromInline
   func attach(_ observer: Observer<Value, Failure>) -> any Disposable {
     let sink = Sink(observer, owner: self)
-    start(sink)
+    start(sink, demand: observer.demand)
     return sink
   }
 
   @usableFromInline
-  func start(_ sink: Sink<Value, Failure>) {
+  func start(_ sink: Sink<Value, Failure>, demand: Demand? = nil) {
     if capacity == 0 {
       // Nothing to replay but a terminal event, which is this subscriber's only event: no turn needed to attach.
-      if let terminal = attached(sink).terminal { inTurn { deliver(terminal, to: sink) } }
+      if let terminal = attached(sink, demand: demand).terminal { inTurn { deliver(terminal, to: sink) } }
       return
     }
     inTurn {
-      let replay = attached(sink)
+      let replay = attached(sink, demand: demand)
       for value in replay.values { deliver(.next(value), to: sink) }
       if let terminal = replay.terminal { deliver(terminal, to: sink) }
     }
@@ -236,9 +265,16 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
   /// Raised after the lock was released, it left a window in which a sender that had seen the count walked the
   /// old list, and the value never reached the new subscriber (issue 26). (Raised by the list, not by a closure
   /// here: a closure capturing the storage costs this unspecialised generic code four metadata lookups.)
+  ///
+  /// With a `demand`, the state records it beside the list in the same hold, if it records the sink.
   @inline(__always)
-  private func attached(_ sink: Sink<Value, Failure>) -> SubjectState<Value, Failure>.Replay {
-    let replay = state.withLock { $0.attached(sink) }
+  private func attached(_ sink: Sink<Value, Failure>, demand: Demand?) -> SubjectState<Value, Failure>.Replay {
+    let replay =
+      if let demand {
+        state.withLock { $0.attached(sink, demand: demand) }
+      } else {
+        state.withLock { $0.attached(sink) }
+      }
     #if DEBUG
     SubjectTestHooks.afterAttach(self)
     #endif
@@ -256,7 +292,10 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
 
   @usableFromInline
   func sinkDidDispose(_ sink: SinkCore) {
-    state.withLock { _ = $0.subscribers.remove(sink) }  // the list raises `listChanged`, as for an attach
+    state.withLock { state in
+      _ = state.subscribers.remove(sink)  // the list raises `listChanged`, as for an attach
+      if !state.bounded.isEmpty { state.removeBounded(sink) }
+    }
     if RecursiveLockPrimitive.tryLock(&turn.pointee.lock) {
       // No turn on another thread: drop the observer now (unless a callback below us on this thread is calling it).
       let observer = sink.takeObserverInOwnersTurn()
@@ -363,17 +402,19 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
         turn.pointee.mirror.forEachSink { $0.deliverInOwnersTurn(.next, UnsafeRawPointer(payload)) }
       }
     case .error(let error):
-      guard let (sinks, upstream) = state.withLock({ $0.receivedTerminal(event) }) else { return }
+      guard let (sinks, upstream, senders) = state.withLock({ $0.receivedTerminal(event) }) else { return }
       turn.pointee.teardown = upstream
       withUnsafePointer(to: error) { payload in
         for case let sink? in sinks { sink.deliverInOwnersTurn(.error, UnsafeRawPointer(payload)) }
       }
       turn.pointee.mirror.removeAll()
+      if !senders.isEmpty { senders.resume() }  // their sends return, and are ignored
     case .completed:
-      guard let (sinks, upstream) = state.withLock({ $0.receivedTerminal(event) }) else { return }
+      guard let (sinks, upstream, senders) = state.withLock({ $0.receivedTerminal(event) }) else { return }
       turn.pointee.teardown = upstream
       for case let sink? in sinks { sink.deliverInOwnersTurn(.completed, nil) }
       turn.pointee.mirror.removeAll()
+      if !senders.isEmpty { senders.resume() }
     }
   }
 

@@ -78,7 +78,9 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
       switch state.withLock({ $0.next(batch: &batch) }) {
       case .subscribe:
         // In the caller's task (and isolation): a task is a current context for subscribing, so the signal's
-        // subscribe body runs at once, as RAC subscribes on the main thread (guarantee 5).
+        // subscribe body runs at once, as RAC subscribes on the main thread (guarantee 5). The demand records this
+        // task as its consumer, whose own sends into a subject it reads never wait for it.
+        demand?.recordConsumer()
         signal.subscribe(self, demand: demand)
       case .returnResult(let result, let reopening):
         reopenDemand(reopening)

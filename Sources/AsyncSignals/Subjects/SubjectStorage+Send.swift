@@ -1,0 +1,251 @@
+import Synchronization
+
+// A subject's send that waits: `send(_:) async` (flow control, issue 28).
+//
+// `sendNext` never waits: a foreign synchronous sender is never made to wait (Core/Demand.swift), and its excess
+// beyond a bounded consumer's room is buffered and counted. `send(_:) async` is the producer that can wait: it
+// suspends while a bounded subscriber of the subject has no room, then sends as `sendNext` does.
+//
+// - Who holds a sender back: every subscriber under a bounded consumer whose demand has no room, except the consumers
+//   that the sending task runs itself (`Demand.consumerTask`). So the fullest bounded subscriber governs; a subscriber
+//   without a bounded consumer (an unbounded or dropping loop, a `subscribeNext`) never holds a sender back; and a
+//   loop body that sends into the subject it reads goes on, its excess counted, since only its own task could make
+//   the room it would wait for. (A child task that the loop awaits is another task: its send waits for the loop, and
+//   the loop for it. That cycle is the program's, and the library cannot see it: see `Subject.send(_:)`.)
+// - The fast path: with no bounded subscriber, one atomic load (`boundedCount`), then `sendNext`. With bounded
+//   subscribers that all have room, the state lock and a load of each one's room, specialised where the subject is
+//   used; only when one has no room does the sender look for its task's own loops and, if it must, wait.
+// - Waiting: the sender registers a wake-up with the demand of the first subscriber that holds it back, in the hold
+//   of the state lock that finds it (so that a terminal event cannot slip in between), and suspends. The demand's
+//   lock nests inside the state lock there; that is safe because a demand never calls out under its lock (its
+//   resumptions run after it is released), and it is why a demand must never do so.
+// - The wake-up (`look`) runs where the room was made, on the consumer's thread: it looks again, registers the sender
+//   with the next subscriber that still holds it back if there is one, and resumes the sender only once none does.
+//   So a sender held back by two loops is not resumed, only to suspend again, each time one of them makes room.
+// - A resumed sender looks again before it sends (a wake-up is a prompt, not a promise of room): each sender sends at
+//   most one value past a check that found room, so concurrent senders overshoot the bound by at most one value each.
+// - A sender is resumed once, by the first of: the wake-up that finds nothing holding it back; the subject's terminal
+//   event (its send then returns, and the value goes nowhere, as a send after a terminal event does); its task's
+//   cancellation (it stops waiting and sends, so that nothing is silently lost: the consumer counts the excess). Each
+//   of them takes the sender's continuation under the state lock and resumes it after releasing the lock.
+
+/// The demand of a subject's subscriber under a bounded consumer, in the state's side list.
+@usableFromInline
+struct BoundedSubscriber: Sendable {
+  /// The subscriber's sink.
+  let sink: ObjectIdentifier
+  @usableFromInline let demand: Demand
+
+  init(sink: ObjectIdentifier, demand: Demand) {
+    self.sink = sink
+    self.demand = demand
+  }
+}
+
+/// Where a subject's state publishes how many bounded subscribers it has: an atomic in the storage's turn
+/// allocation, which outlives the state.
+@usableFromInline
+struct BoundedCount: @unchecked Sendable {
+  // guarded by: atomicity — the one stored property points to an `Atomic`, and is only ever used to load or store it.
+  @usableFromInline let pointer: UnsafeMutablePointer<Atomic<Int>>
+
+  @usableFromInline
+  init(_ pointer: UnsafeMutablePointer<Atomic<Int>>) {
+    self.pointer = pointer
+  }
+
+  func store(_ count: Int) {
+    pointer.pointee.store(count, ordering: .releasing)
+  }
+}
+
+/// A sender suspended in a subject's `send(_:) async`, waiting for a bounded subscriber to have room.
+@usableFromInline
+final class WaitingSender: @unchecked Sendable {
+  // guarded by: the state lock of the subject it sends to — every `var`; `task` is a `let`.
+  /// The sending task (`Demand.currentTask`): the consumers it runs itself never hold it back.
+  let task: Int
+  /// Set when it suspends; taken by whoever resumes it.
+  var continuation: UnsafeContinuation<Void, Never>?
+  /// Its wake-up's registration with the demand it waits for, to withdraw if something else resumes it.
+  var registration: (demand: Demand, id: UInt64)?
+  /// Resumed, or to be resumed at once if it has not suspended yet: nothing else may resume it.
+  var isDone = false
+
+  init(task: Int) {
+    self.task = task
+  }
+}
+
+/// The senders a terminal event frees: their continuations to resume, and their wake-ups to withdraw, once the state
+/// lock is released.
+@usableFromInline
+struct FreedSenders: @unchecked Sendable {
+  // guarded by: ownership — taken from the state under its lock, then used by the one thread that took them.
+  private var continuations: [UnsafeContinuation<Void, Never>] = []
+  private var registrations: [(demand: Demand, id: UInt64)] = []
+
+  init() {}
+
+  @usableFromInline
+  var isEmpty: Bool { continuations.isEmpty }
+
+  mutating func free(_ sender: WaitingSender) {
+    sender.isDone = true
+    if let continuation = sender.continuation { continuations.append(continuation) }
+    if let registration = sender.registration { registrations.append(registration) }
+    sender.continuation = nil
+    sender.registration = nil
+  }
+
+  /// Withdraws their wake-ups and resumes them. Call it with the state lock released.
+  @usableFromInline
+  func resume() {
+    for registration in registrations { _ = registration.demand.withdraw(registration.id) }
+    for continuation in continuations { continuation.resume() }
+  }
+}
+
+extension SubjectState {
+  /// `attached(_:)` for a subscriber under a bounded consumer: records `demand` beside the list if the sink is
+  /// recorded.
+  @usableFromInline
+  mutating func attached(_ sink: Sink<Value, Failure>, demand: Demand) -> Replay {
+    let before = subscribers.count
+    let replay = attached(sink)
+    if subscribers.count > before {
+      bounded.append(BoundedSubscriber(sink: ObjectIdentifier(sink), demand: demand))
+      boundedCount.store(bounded.count)
+    }
+    return replay
+  }
+
+  /// Forgets the demand of `sink`, if it is a bounded subscriber (it was disposed).
+  @usableFromInline
+  mutating func removeBounded(_ sink: SinkCore) {
+    guard let index = bounded.firstIndex(where: { $0.sink == ObjectIdentifier(sink) }) else { return }
+    bounded.remove(at: index)
+    boundedCount.store(bounded.count)
+  }
+
+  /// The subject terminates: no subscriber holds a sender back any more, and the waiting senders are freed.
+  @usableFromInline
+  mutating func endFlowControl() -> FreedSenders {
+    var freed = FreedSenders()
+    guard !bounded.isEmpty || !waitingSenders.isEmpty else { return freed }
+    bounded = []
+    boundedCount.store(0)
+    for sender in waitingSenders { freed.free(sender) }
+    waitingSenders = []
+    return freed
+  }
+
+  /// Whether a bounded subscriber has no room, whichever task sends: `send(_:) async`'s check, inlined where the
+  /// subject is used, so that it runs specialised (no generic metadata to look up) while every loop has room.
+  @inlinable
+  var hasFullBoundedSubscriber: Bool {
+    terminal == nil && bounded.contains { !$0.demand.hasRoom }
+  }
+
+  /// Whether a bounded subscriber holds back a sender in `task`: one whose consumer `task` does not run has no room.
+  func holdsBack(_ task: Int) -> Bool {
+    terminal == nil && bounded.contains { $0.demand.consumerTask != task && !$0.demand.hasRoom }
+  }
+
+  /// Registers `wake` with the demand of the first bounded subscriber that holds `sender` back, and records the
+  /// registration; `false` if none does (or the subject has terminated). Each demand answers for itself, under its
+  /// own lock (`resume(whenRoom:)` registers nothing where there is room), so a wake-up asks again the demand that
+  /// woke it: a wake-up is a prompt to look again, not a promise of room. The demand's lock nests in the state's
+  /// here, which is safe because a demand calls nothing under its lock: it runs its resumptions after releasing it.
+  mutating func hold(_ sender: WaitingSender, wake: @escaping Demand.Resumption) -> Bool {
+    guard terminal == nil else { return false }
+    for entry in bounded where entry.demand.consumerTask != sender.task {
+      guard let id = entry.demand.resume(whenRoom: wake) else { continue }  // room: look further
+      sender.registration = (entry.demand, id)
+      return true
+    }
+    return false
+  }
+
+  mutating func removeWaiting(_ sender: WaitingSender) {
+    if let index = waitingSenders.firstIndex(where: { $0 === sender }) { waitingSenders.remove(at: index) }
+  }
+}
+
+extension SubjectStorage {
+  /// Whether a subscriber under a bounded consumer may hold a sender back: `send(_:) async`'s fast path, one load.
+  @inlinable
+  var hasBoundedSubscribers: Bool {
+    boundedCount.pointee.load(ordering: .acquiring) != 0
+  }
+
+  /// Whether one of the bounded subscribers has no room: then `room()` looks for the ones that hold this sender back.
+  @inlinable
+  var hasFullBoundedSubscriber: Bool {
+    state.withLock { $0.hasFullBoundedSubscriber }
+  }
+
+  /// Suspends the calling task while a bounded subscriber holds it back (see the top of this file); returns at once
+  /// when none does, when the subject has terminated, or when the task is cancelled.
+  @usableFromInline
+  nonisolated(nonsending) func room() async {
+    let task = Demand.currentTask
+    while !Task.isCancelled && state.withLock({ $0.holdsBack(task) }) {
+      let sender = WaitingSender(task: task)
+      await withTaskCancellationHandler {
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+          if !wait(sender, continuation) { continuation.resume() }
+        }
+      } onCancel: {
+        stopWaiting(sender)
+      }
+    }
+  }
+
+  /// Registers `sender`, which holds `continuation`, with a subscriber that holds it back; `false` if none does any
+  /// more, or it was cancelled already: resume it at once.
+  private func wait(_ sender: WaitingSender, _ continuation: UnsafeContinuation<Void, Never>) -> Bool {
+    state.withLock { state in
+      guard !sender.isDone else { return false }
+      guard state.hold(sender, wake: { self.look(sender) }) else {
+        sender.isDone = true
+        return false
+      }
+      sender.continuation = continuation
+      state.waitingSenders.append(sender)
+      return true
+    }
+  }
+
+  /// `sender`'s wake-up: the demand it waited for may have room. Runs where the room was made, with that demand's lock
+  /// released. Registers the sender with the next subscriber that holds it back, if any; otherwise resumes it.
+  private func look(_ sender: WaitingSender) {
+    let continuation = state.withLock { state -> UnsafeContinuation<Void, Never>? in
+      guard !sender.isDone else { return nil }
+      sender.registration = nil  // it has run
+      if state.hold(sender, wake: { self.look(sender) }) { return nil }
+      sender.isDone = true
+      state.removeWaiting(sender)
+      defer { sender.continuation = nil }
+      return sender.continuation
+    }
+    continuation?.resume()
+  }
+
+  /// The sending task was cancelled: it stops waiting (and sends, as the caller goes on).
+  private func stopWaiting(_ sender: WaitingSender) {
+    let (continuation, registration) = state.withLock {
+      state -> (UnsafeContinuation<Void, Never>?, (demand: Demand, id: UInt64)?) in
+      guard !sender.isDone else { return (nil, nil) }
+      sender.isDone = true
+      state.removeWaiting(sender)
+      defer {
+        sender.continuation = nil
+        sender.registration = nil
+      }
+      return (sender.continuation, sender.registration)
+    }
+    if let registration { _ = registration.demand.withdraw(registration.id) }
+    continuation?.resume()
+  }
+}
