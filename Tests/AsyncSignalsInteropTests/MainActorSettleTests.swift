@@ -128,7 +128,7 @@ struct MainActorSettleTests {
     counter.count = 2  // evaluated; the observation pauses with the value, for the loop has no room
     try await scheduler.settle()
     counter.count = 3  // due while paused: not work until the pause ends
-    let settled = await finishes(within: 10) { try? await scheduler.settle() }
+    let settled = await finishes { try? await scheduler.settle() }
     #expect(settled)
     release.open()
     loop.cancel()
@@ -204,7 +204,7 @@ struct MainActorPatienceTests {
     }
     producer.start()
     await running.wait()  // ten jobs have run: the producer is going
-    let settled = await finishes(within: 60) { try? await scheduler.settle() }
+    let settled = await finishes { try? await scheduler.settle() }
     stop.store(true, ordering: .relaxed)
     #expect(settled)
   }
