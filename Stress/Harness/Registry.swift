@@ -19,10 +19,10 @@ let scenarioFamilies: [(family: String, scenarios: [any Scenario])] = [
   ("Time operators on real queue schedulers", [TimeoutRace(), DeliverOnRace()]),
   ("Interop (AsyncSignalsInterop)", [ForAwaitRace(), BufferingRace(), ObservationCountRace()]),
   (
-    "Flow control (.bounded(n): issue 19's hang shapes, cancellation, the cold bound; issue 28's concurrency, await send)",
+    "Flow control (.bounded(n): issue 19's hang shapes, cancellation, the cold bound; issue 28's concurrency, hops, await send)",
     [
       BoundedBufferingRace(), BoundedEchoRace(), BoundedConsumerQueueRace(), BoundedCancellationRace(),
-      BoundedColdSourceRace(), BoundedFlattenRace(), BoundedMergeRace(), SubjectSendRace(),
+      BoundedColdSourceRace(), BoundedFlattenRace(), BoundedMergeRace(), BoundedHopRace(), SubjectSendRace(),
     ]
   ),
   ("Actors", [IsolatedDeliveryRace(), ActorSchedulerRace(), SchedulerReuseRace(), ActorFloodRace()]),
