@@ -184,23 +184,19 @@ struct MainActorPatienceTests {
     let jobs = Atomic<Int>(0)
     let running = Gate()
     // A thread that keeps counted main-queue jobs in flight, each made due from outside counted work, and the next
-    // always made due before the one running has ended: with a count alone, settle would never see zero, and would
-    // wait for as long as the producer runs.
-    let started = DispatchSemaphore(value: 0)
-    let proceed = DispatchSemaphore(value: 0)
+    // always made due before the one before it has run: with a count alone, settle would never see zero, and would
+    // wait for as long as the producer runs. (The jobs never block the main thread.)
+    let ran = DispatchSemaphore(value: 0)
+    @Sendable func job() {
+      if jobs.add(1, ordering: .relaxed).newValue == 10 { running.open() }
+      ran.signal()
+    }
     let producer = Thread {
-      var first = true
+      MainActorJobs.enqueueOnMainQueue(job)
       while !stop.load(ordering: .relaxed) {
-        MainActorJobs.enqueueOnMainQueue {
-          if jobs.add(1, ordering: .relaxed).newValue == 10 { running.open() }
-          started.signal()
-          proceed.wait()  // ends once the next job is due
-        }
-        if !first { proceed.signal() }
-        first = false
-        started.wait()
+        MainActorJobs.enqueueOnMainQueue(job)
+        ran.wait()  // the one before it has run
       }
-      proceed.signal()
     }
     producer.start()
     await running.wait()  // ten jobs have run: the producer is going

@@ -50,6 +50,12 @@ struct SelfCheckTests {
   /// of the process wait. `Scripts/stress-ci.sh` runs them, and their twins, in a process of their own.
   static let processWide = ["ObservationCount"]
 
+  /// The watchdog of the runs in this process, generous: it ends the whole test process when it fires, and on a
+  /// busy machine (`taskset -c 0` beside two busy loops, with the suite's main-actor tests sharing the main queue
+  /// that BoundedHop's `deliverOnMainThread()` loop needs) an iteration went 20 s without progress and took every
+  /// other test down with it. A real deadlock is caught by the twins run as exit tests, and by `stress-ci.sh`.
+  static let watchdog = "300"
+
   static let sabotageable = allScenarios.filter {
     $0.knownFailure == nil && !deadlockTwins.contains($0.name) && !useAfterFreeTwins.contains($0.name)
       && $0.name != "SubjectEcho" && !processWide.contains($0.name)
@@ -63,7 +69,9 @@ struct SelfCheckTests {
   func passes(name: String) async {
     let lines = LockedLines()
     let status = await onOwnThread {
-      StressCommand.main(["--scenario", name, "--iterations", "3", "--seed", "1", "--quiet"], console: lines.console)
+      StressCommand.main(
+        ["--scenario", name, "--iterations", "3", "--seed", "1", "--watchdog", Self.watchdog, "--quiet"],
+        console: lines.console)
     }
     #expect(status == 0, "\(lines.text)")
     #expect(lines.errors.isEmpty)
@@ -77,7 +85,10 @@ struct SelfCheckTests {
     let lines = LockedLines()
     let status = await onOwnThread {
       StressCommand.main(
-        ["--scenario", name, "--sabotage", name, "--seconds", "20", "--seed", "1", "--quiet"], console: lines.console)
+        [
+          "--scenario", name, "--sabotage", name, "--seconds", "20", "--seed", "1", "--watchdog", Self.watchdog,
+          "--quiet",
+        ], console: lines.console)
     }
     await Self.expectingCaught(name) {
       #expect(status == 1)

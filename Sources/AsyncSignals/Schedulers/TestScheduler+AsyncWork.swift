@@ -131,6 +131,8 @@ enum SettleWake: Sendable {
   case progress
   /// Nothing happened for the whole timeout.
   case noProgress
+  /// No main-actor job of the library finished for the whole of the main actor's patience.
+  case mainActorNoProgress
   /// The settling task was cancelled.
   case cancelled
 }
@@ -444,6 +446,7 @@ extension TestScheduler {
       switch await waitUntilQuiet(timeout: timeout, isolation: isolation) {
       case .quiet, .progress: break
       case .noProgress: throw settleError(.noProgress(timeout))
+      case .mainActorNoProgress: throw settleError(.noProgress(Swift.max(timeout, Self.mainActorPatience)))
       case .cancelled: throw settleError(.cancelled)
       }
       if runNextBlock(dueBy: limit, method: method) { continue }
@@ -480,7 +483,7 @@ extension TestScheduler {
         through: MainActorJobs.closeEpoch(), timeout: mainActorTimeout, isolation: isolation)
       {
       case .drained: break
-      case .timedOut: return .noProgress
+      case .timedOut: return .mainActorNoProgress
       case .cancelled: return .cancelled
       }
       // Those jobs may have started tracked work: look again.
