@@ -199,6 +199,47 @@ struct FlowControlConcurrencyTests {
     #expect(furthestAhead <= 4 + 1)
   }
 
+  @Test("flattenMap(maxConcurrent: 4) of Signal.async inners that return their value: 4 in hand, their values counted")
+  func flattenMapOneValueInners() async {
+    let tally = InnerTally()
+    let values = Signal<Int, Never>.from(0..<400)
+      .flattenMap(maxConcurrent: 4) { index -> Signal<Int, Never> in
+        tally.produced()
+        return Signal.async { () async -> Int in index }.doCompleted { tally.finished() }
+      }
+      .values(bufferingPolicy: .bounded(4))
+    var iterator = values.makeAsyncIterator()
+    let received = await readSlowly(&iterator)
+    #expect(received.sorted() == Array(0..<400))
+    #expect(tally.highWaterMark <= 4)  // the source paused at the limit
+    // Each inner sends its value with sendNext, which never waits, and completes at once, giving its place back even
+    // while its value waits in the operator's hand-off queue (another thread delivering): the values are not bounded
+    // by the pause, only counted. (A run of the whole suite saw this loop's buffer hold 123.)
+    #expect(values.overflowCount >= iterator.highWaterMark - 4)
+  }
+
+  @Test("flatten(maxConcurrent: 1) of a subject's inners: the subject never waits, its inners queue, nothing is lost")
+  func flattenOfASubject() async {
+    let outer = Subject<Signal<Int, Never>, Never>()
+    let first = Subject<Int, Never>()
+    let values = outer.flatten(maxConcurrent: 1).values(bufferingPolicy: .bounded(2))
+    let executor = SerialTaskExecutor()
+    let received = await Task(executorPreference: executor) { () -> [Int] in
+      var iterator = values.makeAsyncIterator()
+      executor.afterCurrentJob {  // once the loop's first next() has subscribed and suspended
+        outer.sendNext(first)
+        for index in 1...10 { outer.sendNext(.from(index * 10..<index * 10 + 10)) }  // each returns at once
+        outer.sendCompleted()
+        first.sendNext(0)
+        first.sendCompleted()  // the inners queued behind the limit run, one after the other
+      }
+      var received: [Int] = []
+      while let value = await iterator.next() { received.append(value) }
+      return received
+    }.value
+    #expect(received == [0] + Array(10..<110))
+  }
+
   // MARK: concat
 
   @Test("concat() of Signal.from inners pauses its outer and the inner: one inner in hand, values in order")
