@@ -218,6 +218,21 @@ struct FlowControlConcurrencyTests {
     #expect(values.overflowCount >= iterator.highWaterMark - 4)
   }
 
+  @Test("a source subscribed on its own queue stays there when an inner's completion makes room: every read on it")
+  func sourceOnItsQueueThroughBoundedConcurrency() async {
+    let worker = QueueScheduler(name: "FlowControlConcurrencyTests.worker")
+    let onWorker = Locked<[Bool]>([])
+    let values = Signal<Int, Never>.from(0..<300)
+      .doNext { _ in onWorker.append(Schedulers.current === worker) }
+      .subscribe(on: worker)
+      .flattenMap(maxConcurrent: 2) { index in Signal.async { () async -> Int in index } }  // they end on the pool
+      .values(bufferingPolicy: .bounded(4))
+    var iterator = values.makeAsyncIterator()
+    let received = await readSlowly(&iterator)
+    #expect(received.sorted() == Array(0..<300))
+    #expect(onWorker.value.count == 300 && onWorker.value.allSatisfy { $0 })
+  }
+
   @Test("flatten(maxConcurrent: 1) of a subject's inners: the subject never waits, its inners queue, nothing is lost")
   func flattenOfASubject() async {
     let outer = Subject<Signal<Int, Never>, Never>()
