@@ -123,7 +123,9 @@ struct FlowControlConcurrencyTests {
     #expect(received.sorted() == Array(0..<40))
     #expect(tally.mostActive == 4)
     #expect(tally.highWaterMark <= 4)
-    #expect(values.overflowCount == 0)
+    // Inners that return their value cannot pause: with 4 in flight as the loop nears its 8, each may still send
+    // one (n + maxConcurrent at most; 3 over was seen on a busy machine).
+    #expect(values.overflowCount <= 4)
   }
 
   @Test("flatten(maxConcurrent:) of inners that cannot pause (create bodies): the outer still pauses at the limit")
@@ -199,7 +201,7 @@ struct FlowControlConcurrencyTests {
     #expect(furthestAhead <= 4 + 1)
   }
 
-  @Test("flattenMap(maxConcurrent: 4) of Signal.async inners that return their value: 4 in hand, their values counted")
+  @Test("flattenMap(maxConcurrent: 4) of Signal.async inners that return their value: 4 in hand, n + 4 in the loop")
   func flattenMapOneValueInners() async {
     let tally = InnerTally()
     let values = Signal<Int, Never>.from(0..<400)
@@ -212,10 +214,11 @@ struct FlowControlConcurrencyTests {
     let received = await readSlowly(&iterator)
     #expect(received.sorted() == Array(0..<400))
     #expect(tally.highWaterMark <= 4)  // the source paused at the limit
-    // Each inner sends its value with sendNext, which never waits, and completes at once, giving its place back even
-    // while its value waits in the operator's hand-off queue (another thread delivering): the values are not bounded
-    // by the pause, only counted. (A run of the whole suite saw this loop's buffer hold 123.)
-    #expect(values.overflowCount >= iterator.highWaterMark - 4)
+    // Each inner sends its value with sendNext, which never waits, and completes at once, giving its place back
+    // while its value may still wait in the operator's hand-off queue (another thread delivering): the outer waits
+    // for that value too, so the loop's buffer holds at most n plus one value per inner in flight. (Before, the
+    // outer looked at the consumer alone, and a run of the whole suite saw this buffer hold 123.)
+    #expect(iterator.highWaterMark <= 4 + 4)
   }
 
   @Test("a source subscribed on its own queue stays there when an inner's completion makes room: every read on it")
