@@ -85,6 +85,101 @@ struct FlowControlHopTests {
     #expect(ahead <= 4 + Self.k + 1 && highWaterMark <= 4 + Self.k)
   }
 
+  @Test("a hop whose scheduler does not run holds k values of a source that can pause; past n, the loop counts them")
+  func hopHoldsK() async {
+    let scheduler = TestScheduler()  // runs the hop's blocks only when told
+    let source = ProducingSequence(100)
+    let values = Signal<Int, Never>.from(source).deliver(on: scheduler).values(bufferingPolicy: .bounded(4))
+    let executor = SerialTaskExecutor()
+    let gate = Gate()
+    let loop = Task(executorPreference: executor) { () -> [Int] in
+      var received: [Int] = []
+      for await value in values {
+        received.append(value)
+        if received.count == 1 { await gate.wait() }  // takes nothing more until the gate opens
+      }
+      return received
+    }
+    // Once the loop's first job has ended, it has subscribed: the walk filled the hop and paused.
+    await withCheckedContinuation { continuation in executor.queue.async { continuation.resume() } }
+    #expect(source.produced.load(ordering: .relaxed) == Self.k)
+    #expect(scheduler.scheduledCount == Self.k)  // one block per value held: none sent on
+    scheduler.run()
+    // The hop never holds a value back: 0 went to the waiting loop, 1 to 4 filled its buffer, and the other 27 were
+    // buffered beyond the bound and counted. The source stays paused: the loop is full.
+    #expect(values.overflowCount == Self.k - 1 - 4)
+    #expect(source.produced.load(ordering: .relaxed) == Self.k)
+    loop.cancel()  // the loop ends at its next call: the walk, paused, is released
+    gate.open()
+    #expect(await loop.value == [0])
+  }
+
+  @Test("a hop full of a source's values resumes it once 16 are left, on the background scheduler, not on the hop's")
+  func hopReopensAtHalf() async {
+    let scheduler = TestScheduler()  // runs the hop's blocks only when told
+    let produced = Locked(0)
+    let onBackground = Locked<[Bool]>([])  // for each value read after the first k
+    let source = Signal<Int, Never>.from(0..<1_000).doNext { value in
+      produced.increment()
+      if value >= Self.k { onBackground.append(Schedulers.current === QueueScheduler.background) }
+    }
+    let values = source.deliver(on: scheduler).values(bufferingPolicy: .bounded(1_000))  // the loop is never full
+    let executor = SerialTaskExecutor()
+    let loop = Task(executorPreference: executor) { () -> Int in
+      var count = 0
+      for await _ in values { count += 1 }
+      return count
+    }
+    /// Returns once every block given to `queue` before the call has run.
+    func drained(_ queue: DispatchQueue) async {
+      await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+    }
+    await drained(executor.queue)  // the loop has subscribed: the walk filled the hop and paused
+    #expect(produced.value == Self.k)
+    scheduler.step(Self.k / 2 - 1)  // 15 delivered, 17 held: still full
+    await drained(QueueScheduler.background.queue)
+    #expect(produced.value == Self.k)
+    scheduler.step()  // 16 held: the hop reopens, and resumes the source on the background scheduler
+    await drained(QueueScheduler.background.queue)
+    #expect(produced.value == Self.k + Self.k / 2)  // it read until the hop was full again, and paused
+    #expect(onBackground.value == Array(repeating: true, count: Self.k / 2))
+    loop.cancel()
+    _ = await loop.value
+  }
+
+  @Test("two hops: each holds its own k, so the source stays within n + 2k of the loop")
+  func twoHops() async {
+    let source = ProducingSequence(10_000)
+    let values = Signal<Int, Never>.from(source).deliver(on: QueueScheduler(name: "first"))
+      .deliver(on: QueueScheduler(name: "second")).values(bufferingPolicy: .bounded(4))
+    let (received, ahead, highWaterMark) = await Self.readSlowly(values, source: source)
+    #expect(received == Array(0..<10_000))
+    #expect(ahead <= 4 + 2 * Self.k + 1)
+    #expect(highWaterMark <= 4 + 2 * Self.k)
+  }
+
+  @Test("a source subscribed on its own queue is read there, resumed reads too, whichever side of the hop made room")
+  @MainActor
+  func sourceOnItsQueueThroughTheHop() async {
+    for name in ["deliver(on:)", "deliverOnMainThread()"] {
+      let reader = QueueScheduler(name: "reader")
+      let onReader = Locked<[Bool]>([])
+      let source = Signal<Int, Never>.from(0..<3_000).doNext { _ in onReader.append(Schedulers.current === reader) }
+        .subscribe(on: reader)
+      let hopped =
+        name == "deliver(on:)" ? source.deliver(on: QueueScheduler(name: "hop")) : source.deliverOnMainThread()
+      var iterator = hopped.values(bufferingPolicy: .bounded(4)).makeAsyncIterator()
+      var received: [Int] = []
+      while let value = await iterator.next() {  // on the main actor
+        received.append(value)
+        for _ in 0..<3 { await Task.yield() }  // slower than the source
+      }
+      #expect(received == Array(0..<3_000), "\(name)")
+      #expect(iterator.highWaterMark <= 4 + Self.k, "\(name)")
+      #expect(onReader.value.count == 3_000 && onReader.value.allSatisfy { $0 }, "\(name)")
+    }
+  }
+
   @Test("after the hop, every value arrives with the hop's scheduler as the current scheduler")
   func currentSchedulerAfterTheHop() async {
     let hop = QueueScheduler(name: "hop")

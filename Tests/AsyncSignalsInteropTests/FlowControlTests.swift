@@ -81,6 +81,35 @@ private actor BoundedConsumer {
   }
 }
 
+/// `0..<count`, calling `probe` as each element is produced: where a walk reads its sequence.
+private struct ProbedRange: Sequence, Sendable {
+  let count: Int
+  let probe: @Sendable () -> Void
+
+  func makeIterator() -> AnyIterator<Int> {
+    var next = 0
+    return AnyIterator { [count, probe] in
+      guard next < count else { return nil }
+      probe()
+      defer { next += 1 }
+      return next
+    }
+  }
+}
+
+/// A loop that reads a signal through `.bounded(4)`, slowly, in its own isolation, on a plain queue's executor.
+private actor LoopOnQueue {
+  nonisolated let executor = PlainQueueExecutor()
+
+  nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+  func read(_ signal: Signal<Int, Never>) async -> (values: [Int], highWaterMark: Int) {
+    var iterator = signal.values(bufferingPolicy: .bounded(4)).makeAsyncIterator()
+    let received = await readSlowly(&iterator)
+    return (received, iterator.highWaterMark)
+  }
+}
+
 extension SignalSequence.Iterator {
   /// `next(isolation:)`, running `start` once the first call has subscribed (before it suspends).
   fileprivate mutating func next(
@@ -233,6 +262,20 @@ struct FlowControlTests {
     #expect(values.overflowCount == 100 - 8)  // run at once while subscribing: nothing handed over directly
   }
 
+  @Test("overflowCount counts the loop's elements: the arrays of buffer(count:), not the values in them")
+  func overflowCountsBatches() async {
+    let body = Signal<Int, Never>.create { subscriber in
+      for value in 0..<1_000 { subscriber.sendNext(value) }
+      subscriber.sendCompleted()
+      return nil
+    }
+    let values = body.buffer(count: 100).values(bufferingPolicy: .bounded(2))
+    var iterator = values.makeAsyncIterator()
+    let received = await readSlowly(&iterator)
+    #expect(received.count == 10 && received.flatMap { $0 } == Array(0..<1_000))
+    #expect(values.overflowCount == 10 - 2)  // 8 arrays beyond the bound of 2: 800 values, counted as 8
+  }
+
   // MARK: The hang shapes of .bounded's blocking wait (issue 19), with a watchdog
 
   @Test("a loop that sends back into the subject it reads, while a plain-thread producer fills it, ends")
@@ -339,6 +382,47 @@ struct FlowControlTests {
     #expect(received == Array(0..<2_000))
     #expect(iterator.highWaterMark <= 4 && values.overflowCount == 0)
     #expect(threads.value == [true])  // every value, resumed ones included, sent on the worker
+  }
+
+  @Test("a Signal.from subscribed in the loop's task reads its sequence on the loop's executor, resumed walks too")
+  func fromWalksOnTheLoopsExecutor() async {
+    let loop = LoopOnQueue()
+    let onLoopsQueue = DispatchSpecificKey<Bool>()
+    loop.executor.queue.setSpecific(key: onLoopsQueue, value: true)
+    let elsewhere = Locked(0)
+    let source = ProbedRange(count: 2_000) {
+      if DispatchQueue.getSpecific(key: onLoopsQueue) != true { elsewhere.increment() }
+    }
+    let (received, highWaterMark) = await loop.read(Signal.from(source).map { $0 * 2 })
+    #expect(received == (0..<2_000).map { $0 * 2 })
+    #expect(highWaterMark <= 4)  // it paused, hundreds of times, and was resumed as often
+    // The first walk ran as the loop subscribed; each resumed one ran as the loop's next() made room: all of them on
+    // the loop's executor.
+    #expect(elsewhere.value == 0)
+  }
+
+  @Test("a Signal.from subscribed by a loop on the main actor reads its sequence on the main queue")
+  @MainActor
+  func fromWalksOnTheMainQueue() async {
+    let elsewhere = Locked(0)
+    let source = ProbedRange(count: 1_000) {
+      if !isOnMainQueue() { elsewhere.increment() }
+    }
+    var iterator = Signal<Int, Never>.from(source).values(bufferingPolicy: .bounded(4)).makeAsyncIterator()
+    let received = await readSlowly(&iterator)
+    #expect(received == Array(0..<1_000))
+    #expect(iterator.highWaterMark <= 4)
+    #expect(elsewhere.value == 0)  // a blocking read here would block the main queue: give it subscribe(on:)
+  }
+
+  @Test("materialize() carries the pause: one value past the bound at most, its terminal event")
+  func materializeOneOver() async {
+    let values = Signal<Int, Never>.from(0..<1_000).materialize().values(bufferingPolicy: .bounded(4))
+    var iterator = values.makeAsyncIterator()
+    let received = await readSlowly(&iterator)
+    #expect(received.count == 1_001)
+    #expect(iterator.highWaterMark <= 4 + 1)
+    #expect(values.overflowCount <= 1)
   }
 
   @Test("MemoizedSequence.signal(on:) pauses while the consumer is full")

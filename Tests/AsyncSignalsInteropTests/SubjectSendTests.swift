@@ -148,6 +148,38 @@ struct SubjectSendTests {
     #expect(outcome.highWaterMark <= 2)
   }
 
+  @Test("a waiting sender goes on once the loop has taken its buffer down to half the bound, not before")
+  func resumesAtHalf() async {
+    let subject = Subject<Int, Never>()
+    var iterator = subject.values(bufferingPolicy: .bounded(4)).makeAsyncIterator()
+    let executor = ProbeExecutor()
+    let returned = Locked<[Int]>([])
+    let sender = Task(executorPreference: executor) {
+      while subject.subscriberCount == 0 { await Task.yield() }  // until the loop below has subscribed
+      for value in 1...20 {
+        await subject.send(value)
+        returned.append(value)
+      }
+    }
+    let first = await iterator.next()  // subscribes; 1 comes straight to this waiting call
+    await executor.settled()
+    #expect(first == 1)
+    #expect(returned.value == Array(1...5))  // 2 to 5 fill the buffer of 4: send(6) waits
+    let second = await iterator.next()
+    await executor.settled()
+    #expect(second == 2)
+    #expect(returned.value == Array(1...5))  // 3 left, more than half: still waiting
+    let third = await iterator.next()
+    await executor.settled()
+    #expect(third == 3)
+    #expect(returned.value == Array(1...7))  // 2 left, half: woken, it sent 6 and 7 and waits again, full
+    subject.sendCompleted()
+    await sender.value
+    var rest: [Int] = []
+    while let value = await iterator.next() { rest.append(value) }
+    #expect(rest == [4, 5, 6, 7])
+  }
+
   @Test("the fullest bounded loop governs; an unbounded loop and a subscribeNext never hold the sender back")
   func fullestBoundedGoverns() async {
     let subject = Subject<Int, Never>()
@@ -181,15 +213,18 @@ struct SubjectSendTests {
     let subject = Subject<Int, Never>()
     let unbounded = await Reader(subject, .unbounded)
     let newest = await Reader(subject, .bufferingNewest(2))
+    let oldest = await Reader(subject, .bufferingOldest(2))
     let sender = Sender(into: subject, Array(1...100))
     await sender.settled()
     #expect(sender.returned.value == Array(1...100))
     #expect(sender.executor.jobs == 1)  // one job, never resumed: it never suspended
     unbounded.gate.open()
     newest.gate.open()
+    oldest.gate.open()
     subject.sendCompleted()
     #expect(await unbounded.outcome.values == Array(1...100))
     #expect(await newest.outcome.values == [1, 99, 100])
+    #expect(await oldest.outcome.values == [1, 2, 3])
   }
 
   @Test("sendNext keeps its meaning beside a waiting sender: it never waits, and its excess is counted")
@@ -230,6 +265,42 @@ struct SubjectSendTests {
     #expect(ended)
     #expect(received.value == [1, 2, 3, 101, 102, 103])
     #expect(values.overflowCount >= 1)
+  }
+
+  @Test("a loop body's send into its own subject still waits while another bounded loop of the subject is full")
+  func loopSendWaitsForAnotherLoop() async {
+    let subject = Subject<Int, Never>()
+    let other = await Reader(subject, .bounded(2))  // takes 1, then nothing until its gate opens
+    let values = subject.values(bufferingPolicy: .bounded(2))
+    let executor = SerialTaskExecutor()
+    let sending = Gate()
+    let sentBack = Locked<[Int]>([])
+    let received = Locked<[Int]>([])
+    let ended = await finishes {
+      let loop = Task(executorPreference: executor) {
+        // Once the loop's first next() has subscribed and suspended: 1 goes to each loop, 2 and 3 fill both buffers.
+        executor.afterCurrentJob { for value in 1...3 { subject.sendNext(value) } }
+        for await value in values {
+          received.append(value)
+          if value == 1 { sending.open() }
+          if value < 100 {
+            await subject.send(value + 100)  // not held back by this loop; held back by the other, full one
+            sentBack.append(value + 100)
+          }
+          if received.value.count == 6 { break }
+        }
+      }
+      await sending.wait()
+      await withCheckedContinuation { continuation in executor.queue.async { continuation.resume() } }
+      #expect(sentBack.value.isEmpty)  // the loop's task waits in send(101), for the other loop
+      other.gate.open()
+      await loop.value
+    }
+    #expect(ended)
+    #expect(received.value == [1, 2, 3, 101, 102, 103])
+    #expect(sentBack.value == [101, 102, 103])
+    subject.sendCompleted()
+    #expect(await other.outcome.values == [1, 2, 3, 101, 102, 103])
   }
 
   @Test("a send from a child task that the loop awaits waits for the loop: a cycle the library cannot see")

@@ -8,3 +8,16 @@ import Dispatch
 func mainQueueTurn() async {
   await withCheckedContinuation { continuation in DispatchQueue.main.async { continuation.resume() } }
 }
+
+/// Marks the main queue, once, for `isOnMainQueue()`.
+private let mainQueueKey: DispatchSpecificKey<Bool> = {
+  let key = DispatchSpecificKey<Bool>()
+  DispatchQueue.main.setSpecific(key: key, value: true)
+  return key
+}()
+
+/// Whether the caller runs on the main queue, where the main actor runs. `Thread.isMainThread` does not tell: on
+/// Linux the main queue may be drained by a thread other than the main one (after `dispatchMain()`).
+func isOnMainQueue() -> Bool {
+  DispatchQueue.getSpecific(key: mainQueueKey) == true
+}

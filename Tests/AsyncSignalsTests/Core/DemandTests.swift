@@ -27,6 +27,7 @@ private func attachBounded<Value>(_ signal: Signal<Value, Never>) -> any Disposa
 /// The operators the Flow Control article lists as carrying the pause, each applied to a probe.
 private let carrying: [(name: String, apply: @Sendable (DemandProbe) -> any Disposable)] = [
   ("map", { attachBounded($0.signal().map { $0 + 1 }) }),
+  ("compactMap", { attachBounded($0.signal().compactMap { $0 > 0 ? $0 : nil }) }),
   ("replace(with:)", { attachBounded($0.signal().replace(with: "x")) }),
   ("filter", { attachBounded($0.signal().filter { $0 > 0 }) }),
   ("ignore(_:)", { attachBounded($0.signal().ignore(3)) }),

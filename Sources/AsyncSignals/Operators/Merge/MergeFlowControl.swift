@@ -5,8 +5,9 @@ import Synchronization
 ///
 /// - `inners`, the operator's concurrency: the outer signal's observer carries it. The operator takes a place when
 ///   the outer sends an inner signal and gives it back when that inner completes, so a source that can pause stops
-///   sending inner signals while `maxConcurrent` are in hand (active, or waiting for a place), as well as while the
-///   consumer is full. `nil` for `merge` and `Signal.concat` of a collection, which have no outer signal.
+///   sending inner signals while `maxConcurrent` are in hand (active, or waiting for a place), while a value is in
+///   the operator's hands (its parent is `values`), and while the consumer is full. `nil` for `merge` and
+///   `Signal.concat` of a collection, which have no outer signal.
 /// - `values`, the operator's hand-off queue: the inner signals' observers carry it. Each value takes a place before
 ///   it is queued and gives it back once delivered, so that an inner that can pause stops while another inner's
 ///   value is in the operator's hands, as well as while the consumer is full. Without it the queue would not be
@@ -34,8 +35,13 @@ final class MergeFlowControl: Disposable {
   ///   - maxConcurrent: The operator's limit for an outer signal's inners; `nil` without an outer signal.
   @usableFromInline
   init(consumer: Demand, maxConcurrent: Int?) {
-    inners = maxConcurrent.map { Demand(parent: consumer, limit: $0) }
-    values = Demand(parent: consumer, limit: 1)
+    let values = Demand(parent: consumer, limit: 1)
+    self.values = values
+    // Under `values`, not beside it: an inner that cannot pause (a `Signal.async` that returns its value) sends with
+    // `sendNext` and completes at once, giving its place back while its value may still wait in the hand-off queue
+    // (another thread delivering, preempted). Were the outer to look at the consumer alone, it would start inner
+    // after inner then, and the queue would grow with nothing to close the consumer's demand.
+    inners = maxConcurrent.map { Demand(parent: values, limit: $0) }
   }
 
   /// The observer the operator's outbox delivers to: `downstream`, then the value's place in `values` is given back
