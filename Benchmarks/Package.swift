@@ -30,8 +30,11 @@ let package = Package(
     ),
     // A malloc interposer (Linux): counts the allocations of the calling thread, and their bytes on request.
     .target(name: "AllocationCounter"),
-    // Issue 28: the peak memory of a subject fed faster than its bounded loop reads, by `await send` from a task
-    // and by `sendNext` from a thread (`swift run -c release --package-path Benchmarks FlowMemory`).
+    // Issue 28: the peak memory of the user's shapes fed faster than their `.bounded(4)` loop reads — a straight
+    // pipeline, one with a `deliver(on:)` hop, one through `flattenMap(maxConcurrent: 4)`, a subject fed by
+    // `await send` from a task and by `sendNext` from a thread — at 1,000,000 and 3,000,000 lines
+    // (`swift run -c release --package-path Benchmarks FlowMemory`; flowmemory-baseline.sh builds it against
+    // cf64ae7).
     .executableTarget(
       name: "FlowMemory",
       dependencies: [

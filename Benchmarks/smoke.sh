@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Benchmarks package in release mode and runs every workload once at tiny sizes (`--smoke`): checks
-# that everything compiles without warnings, runs, and that all rows of a workload agree on their checksum.
+# that everything compiles without warnings, runs, and that all rows of a workload agree on their checksum; and
+# runs FlowMemory's shapes at 2,000 lines.
 # Timings printed in this mode mean nothing and are never asserted.
 #
 # Usage: Benchmarks/smoke.sh                 (from anywhere; builds in Benchmarks/.build)
@@ -12,7 +13,8 @@ scratch=(--scratch-path "${SCRATCH:-.build}")
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 start=$(date +%s)
-if ! swift build -c release "${scratch[@]}" --product Benchmarks >"$log" 2>&1; then
+if ! swift build -c release "${scratch[@]}" --product Benchmarks >"$log" 2>&1 ||
+  ! swift build -c release "${scratch[@]}" --product FlowMemory >>"$log" 2>&1; then
   cat "$log"
   exit 1
 fi
@@ -22,5 +24,8 @@ if grep -E "Benchmarks/Sources/.*warning:" "$log"; then
   echo "smoke.sh: the Benchmarks package has warnings" >&2
   exit 1
 fi
-"$(swift build -c release "${scratch[@]}" --show-bin-path)/Benchmarks" --smoke
+bin="$(swift build -c release "${scratch[@]}" --show-bin-path)"
+"$bin/Benchmarks" --smoke
+# FlowMemory's shapes, tiny: they run and end (their memory means nothing at this size).
+for shape in straight hop maxConcurrent await thread; do "$bin/FlowMemory" --shape "$shape" --lines 2000; done
 echo "smoke.sh: built in $((built - start)) s, ran in $(($(date +%s) - built)) s"
