@@ -183,23 +183,23 @@ struct MainActorPatienceTests {
     let stop = Atomic<Bool>(false)
     let jobs = Atomic<Int>(0)
     let running = Gate()
-    // A thread that keeps counted main-queue jobs in flight, each made due from outside counted work, and the next
-    // always made due before the one before it has run: with a count alone, settle would never see zero, and would
-    // wait for as long as the producer runs. (The jobs never block the main thread.)
-    let ran = DispatchSemaphore(value: 0)
-    @Sendable func job() {
-      if jobs.add(1, ordering: .relaxed).newValue == 10 { running.open() }
-      ran.signal()
-    }
+    // A thread that always holds a unit of counted work, each made due from outside counted work, taking the next
+    // before it gives the last back: with a count alone, settle would never see zero, and would wait for as long as
+    // the producer runs. (Main-queue jobs cannot do this without blocking the main thread: one that ran before the
+    // next was enqueued would let the count touch zero.)
     let producer = Thread {
-      MainActorJobs.enqueueOnMainQueue(job)
+      var held = MainActorJobs.begin()
       while !stop.load(ordering: .relaxed) {
-        MainActorJobs.enqueueOnMainQueue(job)
-        ran.wait()  // the one before it has run
+        let next = MainActorJobs.begin()
+        MainActorJobs.end(held)
+        held = next
+        if jobs.add(1, ordering: .relaxed).newValue == 10 { running.open() }
+        usleep(100)
       }
+      MainActorJobs.end(held)
     }
     producer.start()
-    await running.wait()  // ten jobs have run: the producer is going
+    await running.wait()  // ten units have come and gone: the producer is going
     let settled = await finishes { try? await scheduler.settle() }
     stop.store(true, ordering: .relaxed)
     #expect(settled)
