@@ -8,18 +8,6 @@ import Testing
 // `maxConcurrent` inners are active, an outer source that can pause pauses instead of queueing inners; the inners,
 // and each input of `merge`, pause while the loop is full.
 
-/// A slow consumer: reads every value, yielding between values so that a producer that does not pause runs ahead.
-private func readSlowly<Iterator: AsyncIteratorProtocol>(
-  _ iterator: inout Iterator, isolation: isolated (any Actor)? = #isolation
-) async throws(Iterator.Failure) -> [Iterator.Element] {
-  var values: [Iterator.Element] = []
-  while let value = try await iterator.next(isolation: isolation) {
-    values.append(value)
-    for _ in 0..<3 { await Task.yield() }
-  }
-  return values
-}
-
 /// Counts the inners an outer source has produced and how many of them have finished; keeps the most that were
 /// produced and not finished at once (the inners in the operator's hands: active, or queued).
 private final class InnerTally: Sendable {

@@ -11,7 +11,8 @@ import Testing
 // suspend, every other sender never waits and its excess is counted; nothing hangs.
 
 /// A slow consumer: reads every value, yielding between values so that a producer that does not pause runs ahead.
-private func readSlowly<Iterator: AsyncIteratorProtocol>(
+/// (Shared with FlowControlConcurrencyTests.)
+func readSlowly<Iterator: AsyncIteratorProtocol>(
   _ iterator: inout Iterator, isolation: isolated (any Actor)? = #isolation
 ) async throws(Iterator.Failure) -> [Iterator.Element] {
   var values: [Iterator.Element] = []
