@@ -184,6 +184,9 @@ struct FlowControlTests {
       isolation: #isolation,
       afterSubscribing: {
         DispatchQueue.global().async {
+          // Not on the consumer's executor, so it may start before `next` subscribes: wait for the subject to count
+          // the consumer (Guarantees, "When a subject's subscriber is attached"); a value sent before reaches no one.
+          while subject.subscriberCount == 0 { sched_yield() }
           for value in 0..<100 { subject.sendNext(value) }
           subject.sendCompleted()
           sentAll.open()
