@@ -13,42 +13,59 @@ import Darwin
 /// keep subscribing, two keep subscribing and disposing. Live order must equal replay order: every subscriber's
 /// values are a contiguous run of one global order (the order a subscriber attached before any send receives),
 /// each value at most once, and each sender's values in the order it sent them.
-@MainActor
-@Suite("Subjects under concurrent send, subscribe and dispose")
+///
+/// Each hammer runs on a thread of its own, one test at a time: it blocks its thread for as long as it runs (minutes
+/// pinned to one CPU beside busy loops), so neither the main actor, which every main-actor test shares, nor the
+/// cooperative pool may be that thread. (On the main actor, it held a `settle()` that waited for a main-queue job
+/// for over 5 minutes in the pinned run of issue 27.)
+@Suite("Subjects under concurrent send, subscribe and dispose", .serialized)
 struct SubjectConcurrencyTests {
-  nonisolated static let senders = 4
-  nonisolated static let valuesPerSender = 500
+  static let senders = 4
+  static let valuesPerSender = 500
 
   enum Replay { case none, all, latest }
 
-  @Test("Subject") func subject() {
+  @Test("Subject") func subject() async {
     let subject = Subject<Int, Never>()
-    hammer(subject, subject, replay: .none, initial: [], count: { subject.subscriberCount })
+    await onOwnThread {
+      Self.hammer(subject, subject, replay: .none, initial: [], count: { subject.subscriberCount })
+    }
   }
 
   @Test("ReplaySubject, unlimited: every subscriber's values are a prefix of the global order")
-  func replaySubject() {
+  func replaySubject() async {
     let subject = ReplaySubject<Int, Never>()
-    hammer(subject, subject, replay: .all, initial: [], count: { subject.subscriberCount })
+    await onOwnThread {
+      Self.hammer(subject, subject, replay: .all, initial: [], count: { subject.subscriberCount })
+    }
   }
 
-  @Test("ReplaySubject, capacity 8") func replaySubjectWithCapacity() {
+  @Test("ReplaySubject, capacity 8") func replaySubjectWithCapacity() async {
     let subject = ReplaySubject<Int, Never>(capacity: 8)
-    hammer(subject, subject, replay: .latest, initial: [], count: { subject.subscriberCount })
+    await onOwnThread {
+      Self.hammer(
+        subject, subject, replay: .latest, initial: [], count: { subject.subscriberCount })
+    }
   }
 
-  @Test("BehaviorSubject") func behaviorSubject() {
+  @Test("BehaviorSubject") func behaviorSubject() async {
     let subject = BehaviorSubject<Int, Never>(value: -1)
-    hammer(subject, subject, replay: .latest, initial: [-1], count: { subject.subscriberCount })
+    await onOwnThread {
+      Self.hammer(
+        subject, subject, replay: .latest, initial: [-1], count: { subject.subscriberCount })
+    }
   }
 
-  @Test("GroupedSignal") func groupedSignal() {
+  @Test("GroupedSignal") func groupedSignal() async {
     let subject = GroupedSignal<String, Int, Never>(key: "k")
-    hammer(subject, subject, replay: .none, initial: [], count: { subject.subscriberCount })
+    await onOwnThread {
+      Self.hammer(subject, subject, replay: .none, initial: [], count: { subject.subscriberCount })
+    }
   }
 
-  private func hammer(
-    _ signal: Signal<Int, Never>, _ subscriber: some Subscriber<Int, Never>, replay: Replay, initial: [Int],
+  private static func hammer(
+    _ signal: Signal<Int, Never>, _ subscriber: some Subscriber<Int, Never>, replay: Replay,
+    initial: [Int],
     count: () -> Int
   ) {
     let reference = Locked<[Int]>([])
@@ -82,7 +99,7 @@ struct SubjectConcurrencyTests {
             signal.subscribeNext(
               { value in
                 values.append(value)
-                sched_yield()
+                yieldSometimes(value)
               }, completed: { completed.value = true })
             live.append((values, completed))
             for _ in 0..<100 { sched_yield() }
@@ -92,7 +109,7 @@ struct SubjectConcurrencyTests {
             let values = Locked<[Int]>([])
             let disposable = signal.subscribeNext { value in
               values.append(value)
-              sched_yield()
+              yieldSometimes(value)
             }
             for _ in 0..<20 { sched_yield() }
             disposable.dispose()
@@ -115,11 +132,15 @@ struct SubjectConcurrencyTests {
     let positions = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
     for run in runs.value {
       guard let first = run.values.first, let start = positions[first] else {
-        #expect(run.values.isEmpty || replay != .all, "an unlimited replay subject replays at least one value")
+        #expect(
+          run.values.isEmpty || replay != .all,
+          "an unlimited replay subject replays at least one value")
         continue
       }
       let end = start + run.values.count
-      #expect(end <= order.count && Array(order[start..<end]) == run.values, "not a contiguous run of the order")
+      #expect(
+        end <= order.count && Array(order[start..<end]) == run.values,
+        "not a contiguous run of the order")
       if replay == .all { #expect(start == 0, "an unlimited replay starts at the first value") }
       if !run.disposed {
         #expect(run.completed)
@@ -128,4 +149,11 @@ struct SubjectConcurrencyTests {
     }
     #expect(count() == 0)
   }
+}
+
+/// A subscriber's pause inside a delivery, to widen the windows the hammer looks for: on one value in 16, since a
+/// replaying subject delivers up to 2,000 values to each of a hundred subscribers, and a `sched_yield` per value
+/// took over ten minutes pinned to one CPU beside two busy loops (a yield gives the CPU to each busy loop in turn).
+private func yieldSometimes(_ value: Int) {
+  if value & 15 == 0 { sched_yield() }
 }

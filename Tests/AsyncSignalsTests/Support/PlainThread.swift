@@ -20,6 +20,15 @@ func startPlainThread(_ body: @escaping @Sendable () -> Void) -> DispatchSemapho
   return done
 }
 
+/// Runs `body` on a new `Thread` and returns its result, leaving the calling task's thread free meanwhile. For a
+/// test that blocks for long (a many-threaded hammer): on the main actor it would hold every main-actor test's jobs
+/// behind it (pinned to one CPU beside busy loops, minutes), and on the cooperative pool every other test's tasks.
+func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+  await withCheckedContinuation { continuation in
+    Thread { continuation.resume(returning: body()) }.start()
+  }
+}
+
 /// Holds a callback where a test wants it: the callback calls `pass()`, which signals that it has arrived and
 /// waits; the test calls `waitUntilHeld()`, acts while the callback's thread is held, then `release()`s it.
 final class Checkpoint: Sendable {
