@@ -113,15 +113,20 @@ public class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failure>, S
   ///
   /// ```swift
   /// let lines = Subject<String, Never>()
-  /// let reader = Task {
-  ///   for await line in lines.values(bufferingPolicy: .bounded(2)) { print(line) }
+  /// var sender: Task<Void, Never>?
+  /// for await line in lines.startWith("ready").values(bufferingPolicy: .bounded(2)) {
+  ///   guard sender != nil else {
+  ///     // "ready": the loop has subscribed, so nothing sent from now on is lost.
+  ///     sender = Task {
+  ///       for line in ["a", "b", "c", "d"] {
+  ///         await lines.send(line)  // waits while two lines wait for the loop
+  ///       }
+  ///       lines.sendCompleted()
+  ///     }
+  ///     continue
+  ///   }
+  ///   print(line)
   /// }
-  /// while lines.subscriberCount == 0 { await Task.yield() }  // the loop has subscribed: nothing sent now is lost
-  /// for line in ["a", "b", "c", "d"] {
-  ///   await lines.send(line)  // waits while two lines wait for the loop
-  /// }
-  /// lines.sendCompleted()
-  /// await reader.value
   /// ```
   ///
   /// - Parameter value: The value.
