@@ -103,7 +103,7 @@ struct FlowControlHopTests {
     // Once the loop's first job has ended, it has subscribed: the walk filled the hop and paused.
     await withCheckedContinuation { continuation in executor.queue.async { continuation.resume() } }
     #expect(source.produced.load(ordering: .relaxed) == Self.k)
-    #expect(scheduler.scheduledCount == Self.k)  // one block per value held: none sent on
+    #expect(scheduler.scheduledCount == 1)  // one block for all the values held: none sent on
     scheduler.run()
     // The hop never holds a value back: 0 went to the waiting loop, 1 to 4 filled its buffer, and the other 27 were
     // buffered beyond the bound and counted. The source stays paused: the loop is full.
@@ -114,8 +114,8 @@ struct FlowControlHopTests {
     #expect(await loop.value == [0])
   }
 
-  @Test("a hop full of a source's values resumes it once 16 are left, on the background scheduler, not on the hop's")
-  func hopReopensAtHalf() async {
+  @Test("a full hop's one block delivers what it holds; the source resumes then, on the background scheduler")
+  func hopDeliversItsBurst() async {
     let scheduler = TestScheduler()  // runs the hop's blocks only when told
     let produced = Locked(0)
     let onBackground = Locked<[Bool]>([])  // for each value read after the first k
@@ -136,13 +136,14 @@ struct FlowControlHopTests {
     }
     await drained(executor.queue)  // the loop has subscribed: the walk filled the hop and paused
     #expect(produced.value == Self.k)
-    scheduler.step(Self.k / 2 - 1)  // 15 delivered, 17 held: still full
+    #expect(scheduler.scheduledCount == 1)  // the k values wait for one block, not one each
     await drained(QueueScheduler.background.queue)
-    #expect(produced.value == Self.k)
-    scheduler.step()  // 16 held: the hop reopens, and resumes the source on the background scheduler
+    #expect(produced.value == Self.k)  // still paused: nothing was delivered
+    scheduler.step()  // the block delivers all k: the hop is empty, and resumes the source on the background scheduler
     await drained(QueueScheduler.background.queue)
-    #expect(produced.value == Self.k + Self.k / 2)  // it read until the hop was full again, and paused
-    #expect(onBackground.value == Array(repeating: true, count: Self.k / 2))
+    #expect(produced.value == 2 * Self.k)  // it read until the hop was full again, and paused
+    #expect(onBackground.value == Array(repeating: true, count: Self.k))
+    #expect(scheduler.scheduledCount == 1)
     loop.cancel()
     _ = await loop.value
   }

@@ -34,6 +34,9 @@ struct DeliverStateMachine<Value: Sendable, Failure: Error>: SourceOperatorState
   /// The scheduled blocks that have not run, by the sequence number of their event.
   @usableFromInline
   var scheduled: [UInt64: any Disposable] = [:]
+  /// A bounded hop's block is scheduled and has not yet taken the queue: events queued meanwhile go with it.
+  @usableFromInline
+  var burstPending = false
 
   @inlinable
   init(_ observer: Observer<Value, Failure>) {
@@ -54,6 +57,16 @@ struct DeliverStateMachine<Value: Sendable, Failure: Error>: SourceOperatorState
     nextSequence += 1
     queued.append(Queued(sequence: sequence, event: event))
     return sequence
+  }
+
+  /// A bounded hop queues an event: the sequence number of the block to schedule for it, or `nil` with `burst`
+  /// false if the operator has finished. With `burst` false and a number, a block that has not run yet will deliver
+  /// the event: none is needed.
+  @inlinable
+  mutating func enqueueInBurst(_ event: Event<Value, Failure>) -> (sequence: UInt64, needsBlock: Bool)? {
+    guard let sequence = enqueue(event) else { return nil }
+    defer { burstPending = true }
+    return (sequence, !burstPending)
   }
 
   /// `deliverOnMainThread`'s fast path, for an event arriving on the main queue: delivers it now if nothing
@@ -100,6 +113,19 @@ struct DeliverStateMachine<Value: Sendable, Failure: Error>: SourceOperatorState
       outbox.send(first.event)
     }
     return teardown
+  }
+
+  /// A bounded hop's block runs: deliver everything queued, what came after its own event included. `values`
+  /// counts the values among them.
+  @inlinable
+  mutating func firedBurst(_ sequence: UInt64, values: inout Int) -> Teardown<Value, Failure> {
+    scheduled[sequence] = nil
+    burstPending = false
+    while let first = queued.popFirst() {
+      if case .next = first.event { values += 1 }
+      outbox.send(first.event)
+    }
+    return Teardown()
   }
 
   /// `delay`'s failure, which is not delayed: sent at once; the events still waiting are dropped.
