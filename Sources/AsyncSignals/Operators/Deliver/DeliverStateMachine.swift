@@ -59,9 +59,8 @@ struct DeliverStateMachine<Value: Sendable, Failure: Error>: SourceOperatorState
     return sequence
   }
 
-  /// A bounded hop queues an event: the sequence number of the block to schedule for it, or `nil` with `burst`
-  /// false if the operator has finished. With `burst` false and a number, a block that has not run yet will deliver
-  /// the event: none is needed.
+  /// A bounded hop queues an event: its sequence number, and whether a block must be scheduled for it (`false`: a
+  /// block that has not taken the queue yet will deliver it); `nil` if the operator has finished.
   @inlinable
   mutating func enqueueInBurst(_ event: Event<Value, Failure>) -> (sequence: UInt64, needsBlock: Bool)? {
     guard let sequence = enqueue(event) else { return nil }

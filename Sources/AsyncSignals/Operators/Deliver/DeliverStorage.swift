@@ -128,8 +128,14 @@ final class DeliverStorage<Value: Sendable, Failure: Error>: Disposable {
   /// path keeps one block per event, as RAC's `deliverOn:` schedules one per event.
   @inlinable
   func scheduleInBurst(_ event: Event<Value, Failure>, on scheduler: any Scheduler) -> Flow {
-    guard let (sequence, needsBlock) = state.withLock({ $0.enqueueInBurst(event) }) else { return .stop }
-    if let stage, case .next = event { stage.take() }
+    // The value's room is taken before the value is queued: a block already scheduled may deliver it, and give
+    // its room back, as soon as it is queued.
+    let holds = stage != nil && !event.isTerminating
+    if holds { stage?.take() }
+    guard let (sequence, needsBlock) = state.withLock({ $0.enqueueInBurst(event) }) else {
+      if holds { stage?.release() }  // the hop has finished: it holds nothing
+      return .stop
+    }
     guard needsBlock else { return .proceed }
     let block = scheduler.schedule { self.firedBurst(sequence) }
     return state.handle { $0.scheduled(block, for: sequence) }
