@@ -43,16 +43,14 @@ struct SubjectConcurrencyTests {
   @Test("ReplaySubject, capacity 8") func replaySubjectWithCapacity() async {
     let subject = ReplaySubject<Int, Never>(capacity: 8)
     await onOwnThread {
-      Self.hammer(
-        subject, subject, replay: .latest, initial: [], count: { subject.subscriberCount })
+      Self.hammer(subject, subject, replay: .latest, initial: [], count: { subject.subscriberCount })
     }
   }
 
   @Test("BehaviorSubject") func behaviorSubject() async {
     let subject = BehaviorSubject<Int, Never>(value: -1)
     await onOwnThread {
-      Self.hammer(
-        subject, subject, replay: .latest, initial: [-1], count: { subject.subscriberCount })
+      Self.hammer(subject, subject, replay: .latest, initial: [-1], count: { subject.subscriberCount })
     }
   }
 
@@ -64,8 +62,7 @@ struct SubjectConcurrencyTests {
   }
 
   private static func hammer(
-    _ signal: Signal<Int, Never>, _ subscriber: some Subscriber<Int, Never>, replay: Replay,
-    initial: [Int],
+    _ signal: Signal<Int, Never>, _ subscriber: some Subscriber<Int, Never>, replay: Replay, initial: [Int],
     count: () -> Int
   ) {
     let reference = Locked<[Int]>([])
@@ -132,15 +129,11 @@ struct SubjectConcurrencyTests {
     let positions = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
     for run in runs.value {
       guard let first = run.values.first, let start = positions[first] else {
-        #expect(
-          run.values.isEmpty || replay != .all,
-          "an unlimited replay subject replays at least one value")
+        #expect(run.values.isEmpty || replay != .all, "an unlimited replay subject replays at least one value")
         continue
       }
       let end = start + run.values.count
-      #expect(
-        end <= order.count && Array(order[start..<end]) == run.values,
-        "not a contiguous run of the order")
+      #expect(end <= order.count && Array(order[start..<end]) == run.values, "not a contiguous run of the order")
       if replay == .all { #expect(start == 0, "an unlimited replay starts at the first value") }
       if !run.disposed {
         #expect(run.completed)
