@@ -178,23 +178,25 @@ struct FlowControlTests {
   func queueSenderNeverWaits() async {
     let subject = Subject<Int, Never>()
     let values = subject.values(bufferingPolicy: .bounded(4))
-    var iterator = values.makeAsyncIterator()
     let sentAll = Gate()
-    let first = await iterator.next(
-      isolation: #isolation,
-      afterSubscribing: {
+    let executor = SerialTaskExecutor()
+    let received = await Task(executorPreference: executor) {
+      var iterator = values.makeAsyncIterator()
+      // Once the first next() has subscribed and suspended, so the subject counts the consumer: a value sent before
+      // would reach no one.
+      executor.afterCurrentJob {
         DispatchQueue.global().async {
-          // Not on the consumer's executor, so it may start before `next` subscribes: wait for the subject to count
-          // the consumer (Guarantees, "When a subject's subscriber is attached"); a value sent before reaches no one.
-          while subject.subscriberCount == 0 { sched_yield() }
           for value in 0..<100 { subject.sendNext(value) }
           subject.sendCompleted()
           sentAll.open()
         }
-      })
-    await sentAll.wait()  // all sent while the consumer took nothing more
-    var received = [first]
-    while let value = await iterator.next() { received.append(value) }
+      }
+      let first = await iterator.next()
+      await sentAll.wait()  // all sent while the consumer took nothing more
+      var received = [first]
+      while let value = await iterator.next() { received.append(value) }
+      return received
+    }.value
     #expect(received == Array(0..<100))
     #expect(values.overflowCount >= 100 - 1 - 4)
   }
