@@ -94,8 +94,9 @@ struct SinkLocks {
 /// A sink's observer, immutable in a class of its own so that delivery can call it without retaining it.
 @usableFromInline
 final class ObserverBox: Sendable {
-  let raw: RawObserver
+  @usableFromInline let raw: RawObserver
 
+  @usableFromInline
   init(_ raw: @escaping RawObserver) {
     self.raw = raw
   }

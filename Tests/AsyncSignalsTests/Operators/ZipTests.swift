@@ -110,6 +110,82 @@ struct ZipTests {
     #expect(log.value == ["start 1", "end 1", "start 2", "end 2"])
   }
 
+  @Test("completion releases the observer and what it captured, while the subscription is still held")
+  func completionReleasesObserver() {
+    let tracker = LifetimeTracker()
+    let numbers = Subject<Int, Never>()
+    let others = Subject<Int, Never>()
+    let disposable: any Disposable = {
+      let captured = tracker.make()
+      return numbers.zip(with: others).subscribeNext { _ in _ = captured }
+    }()
+    numbers.sendNext(1)
+    numbers.sendCompleted()
+    #expect(tracker.liveCount == 1)  // 1 waits for its partner
+    others.sendNext(1)
+    #expect(tracker.liveCount == 0)
+    #expect(numbers.subscriberCount == 0 && others.subscriberCount == 0)
+    withExtendedLifetime(disposable) {}
+  }
+
+  /// A signal whose subscriber the test drives: its sink delivers a send from inside a callback at once, nested
+  /// (a subject would hold it back until its turn ends), so a pair can be completed while another is delivered.
+  private func driven<Value: Sendable, Failure: Error>(
+    _ type: Value.Type, _ failure: Failure.Type
+  ) -> (Signal<Value, Failure>, Locked<(any Subscriber<Value, Failure>)?>) {
+    let subscriber = Locked<(any Subscriber<Value, Failure>)?>(nil)
+    return (Signal.create { new in subscriber.withLock { $0 = new }; return nil }, subscriber)
+  }
+
+  @Test("disposal inside a pair's callback: the pair queued behind it never comes, the observer goes after it returns")
+  func disposalInsideCallback() {
+    let tracker = LifetimeTracker()
+    let (numbers, number) = driven(Int.self, Never.self)
+    let others = Subject<Int, Never>()
+    let log = Locked<[String]>([])
+    let subscription = Locked<(any Disposable)?>(nil)
+    subscription.withLock { slot in
+      let captured = tracker.make()
+      slot = numbers.zip(with: others).subscribeNext { left, _ in
+        _ = captured
+        log.append("pair \(left)")
+        guard left == 1 else { return }
+        others.sendNext(2)
+        number.value?.sendNext(2)  // completes pair 2, queued behind pair 1
+        subscription.value?.dispose()
+        log.append("alive \(tracker.liveCount)")
+      }
+    }
+    others.sendNext(1)
+    number.value?.sendNext(1)
+    #expect(log.value == ["pair 1", "alive 1"])
+    #expect(tracker.liveCount == 0)
+    #expect(others.subscriberCount == 0)
+  }
+
+  @Test("events decided inside a pair's callback come after it, in order, and a failure ends the result")
+  func failureInsideCallback() {
+    let (numbers, number) = driven(Int.self, TestError.self)
+    let letters = Subject<String, TestError>()
+    let log = Locked<[String]>([])
+    numbers.zip(with: letters).subscribeNext(
+      { number0, letter in
+        log.append("start \(number0)\(letter)")
+        if number0 == 1 {
+          letters.sendNext("b")
+          number.value?.sendNext(2)  // pair 2: queued behind pair 1
+          number.value?.sendError(TestError(code: 7))  // queued behind pair 2
+          number.value?.sendNext(3)  // after the failure: never sent
+        }
+        log.append("end \(number0)\(letter)")
+      }, error: { log.append("\($0)") }, completed: { log.append("completed") })
+    letters.sendNext("a")
+    letters.sendNext("c")
+    number.value?.sendNext(1)
+    #expect(log.value == ["start 1a", "end 1a", "start 2c", "end 2c", "TestError(7)"])
+    #expect(letters.subscriberCount == 0)
+  }
+
   // MARK: Any arity (RAC's +zip:)
 
   private func describe<T>(_ recorder: EventRecorder<T, TestError>) -> [String] {

@@ -19,7 +19,7 @@ extension Signal {
   @inlinable
   public func zip<Other: Sendable>(with other: Signal<Other, Failure>) -> Signal<(Value, Other), Failure> {
     AnonymousSignal { observer in
-      CombiningStorage<ZipStateMachine<PairBuffers<Value, Other>, Failure>>.attach(self, other, observer: observer)
+      ZipPairStorage.attach(self, other, observer: observer)
     }
   }
 
