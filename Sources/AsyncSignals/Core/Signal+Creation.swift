@@ -30,14 +30,13 @@ extension Signal {
   /// - Parameter body: The work of one subscription.
   /// - Returns: A cold signal.
   /// - Note: ReactiveCocoa 2.5 `+createSignal:`.
+  @inlinable  // specialised in the caller: no generic metadata or witness table looked up per subscription
   public static func create(
     _ body: @escaping @Sendable (any Subscriber<Value, Failure>) -> (any Disposable)?
   ) -> Signal<Value, Failure> {
     AnonymousSignal { observer in
       let sink = Sink(observer)
-      if CurrentScheduler.subscribeAtOnce({ sink.run(body) }) == nil, let scheduled = QueueScheduler.background.schedule({ sink.run(body) }) {
-        sink.addChild(scheduled)
-      }
+      if CurrentScheduler.subscribeAtOnce({ sink.run(body) }) == nil { sink.runOnBackgroundScheduler(body) }
       return sink
     }
   }

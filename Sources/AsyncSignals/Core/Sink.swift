@@ -262,8 +262,7 @@ class SinkCore: Disposable, @unchecked Sendable {
       locks.pointee.children = bag
       LockPrimitive.unlock(&locks.pointee.childrenLock)
       children.disposeAll()
-      releaseObserver()
-      owner?.sinkDidDispose(self)
+      releaseObserver()  // no owner to tell: only a subject's sink has one
       return
     }
     if let owner {
@@ -367,9 +366,16 @@ final class Sink<Value: Sendable, Failure: Error>: SinkCore, Subscriber, @unchec
 
   /// Runs a subscribe body with this sink as its subscriber, unless the subscription has already ended, and
   /// keeps the cleanup it returns.
-  @usableFromInline
+  @inlinable
   func run(_ body: (any Subscriber<Value, Failure>) -> (any Disposable)?) {
     guard !isDisposed else { return }
     if let cleanup = body(self) { addChild(cleanup) }
+  }
+
+  /// Runs a subscribe body later, on the background scheduler (no scheduler is current: guarantee 5); disposing
+  /// the sink cancels it.
+  @usableFromInline
+  func runOnBackgroundScheduler(_ body: @escaping @Sendable (any Subscriber<Value, Failure>) -> (any Disposable)?) {
+    if let scheduled = QueueScheduler.background.schedule({ self.run(body) }) { addChild(scheduled) }
   }
 }

@@ -35,11 +35,19 @@ enum LockPrimitive {
     #if canImport(Darwin)
     lock.pointee = os_unfair_lock()
     #else
+    #if canImport(Glibc)
+    // glibc's PTHREAD_MUTEX_INITIALIZER is all zeros: a zeroed mutex is a default one, with no call to make.
+    // (A lock is set up per subscription in places, such as a `create` body's sink.)
+    guard spinning else {
+      lock.pointee = pthread_mutex_t()
+      return
+    }
+    #endif
     var attributes = pthread_mutexattr_t()
     pthread_mutexattr_init(&attributes)
     defer { pthread_mutexattr_destroy(&attributes) }
     #if canImport(Glibc)
-    if spinning { pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP)) }
+    pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
     #endif
     let status = pthread_mutex_init(lock, &attributes)
     precondition(status == 0, "LockPrimitive: pthread_mutex_init failed with \(status)")
