@@ -189,6 +189,14 @@ final class ReturnSignal<Value: Sendable, Failure: Error>: Signal<Value, Failure
     super.init(name: "")
   }
 
+  override func sentAtOnce(next: (Value) -> Void, completed: () -> Void) -> Bool {
+    let sent: Void? = CurrentScheduler.subscribeAtOnce {
+      next(value)
+      completed()
+    }
+    return sent != nil
+  }
+
   override func valueSentAtOnce() -> Value? {
     CurrentScheduler.isSet || CurrentScheduler.isInTask ? value : nil
   }

@@ -70,7 +70,9 @@ extension Signal {
     error: @escaping @Sendable (Failure) -> Void,
     completed: @escaping @Sendable () -> Void
   ) -> any Disposable {
-    attach(
+    // `return` where it sends at once: no observer, no allocation.
+    if sentAtOnce(next: next, completed: completed) { return DisposedDisposable.shared }
+    return attach(
       Observer(raw: { kind, payload in
         switch kind {
         case .next:
@@ -228,9 +230,11 @@ extension Signal where Failure == Never {
   @inlinable
   @discardableResult
   public func subscribeNext(_ next: @escaping @Sendable (Value) -> Void) -> any Disposable {
+    // `return` where it sends at once: no observer, no allocation.
+    if sentAtOnce(next: next, completed: {}) { return DisposedDisposable.shared }
     // Its own observer, capturing `next` alone: 32 bytes less per live subscription than the three-closure form's
     // (issue 13's W8a), and no calls of empty closures.
-    attach(
+    return attach(
       Observer(raw: { kind, payload in
         guard kind == .next else { return .stop }  // completion: the subscription ends
         next(payload.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee)

@@ -11,6 +11,35 @@ struct SignalCreationTests {
     #expect(EventRecorder(Signal<Int, TestError>.return(7)).events == [.next(7), .completed])
   }
 
+  @Test(
+    "subscribeNext on return, in a task: the value, then the completion, before subscribe returns, with the subscription scheduler current, and nothing left to dispose"
+  )
+  nonisolated func returnAtOnceInATask() async {
+    let log = Locked<[String]>([])
+    let subscription = Signal<Int, TestError>.return(1).subscribeNext(
+      { log.append("\($0) on \(Schedulers.current === SubscriptionScheduler.shared)") }, error: { _ in },
+      completed: { log.append("completed on \(Schedulers.current === SubscriptionScheduler.shared)") })
+    let values = Locked<[String]>([])
+    let valuesOnly = Signal<Int, Never>.return(2).subscribeNext {
+      values.append("\($0) on \(Schedulers.current === SubscriptionScheduler.shared)")
+    }
+    #expect(log.value == ["1 on true", "completed on true"])
+    #expect(values.value == ["2 on true"])
+    #expect(subscription.isDisposed && valuesOnly.isDisposed)
+  }
+
+  @Test("subscribeNext on return inside a scheduler's block: at once, with that scheduler current")
+  func returnAtOnceOnAScheduler() {
+    let scheduler = TestScheduler()
+    let log = Locked<[String]>([])
+    scheduler.schedule {
+      Signal<Int, Never>.return(3).subscribeNext { log.append("\($0) on \(Schedulers.current === scheduler)") }
+      log.append("returned")
+    }
+    scheduler.advance()
+    #expect(log.value == ["3 on true", "returned"])
+  }
+
   @Test("empty completes at once")
   func empty() {
     #expect(EventRecorder(Signal<Int, TestError>.empty).events == [.completed])
