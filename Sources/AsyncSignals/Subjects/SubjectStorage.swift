@@ -291,7 +291,7 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
   }
 
   @usableFromInline
-  func sinkDidDispose(_ sink: SinkCore) {
+  override func sinkDidDispose(_ sink: SinkCore) {
     state.withLock { state in
       _ = state.subscribers.remove(sink)  // the list raises `listChanged`, as for an attach
       if !state.bounded.isEmpty { state.removeBounded(sink) }
