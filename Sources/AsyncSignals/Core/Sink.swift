@@ -177,7 +177,8 @@ class SinkCore: Disposable, @unchecked Sendable {
     // Freed here, after unlocking: whatever the observer captured may call out from its deinitialiser.
     released?.release()
     if ended {
-      dispose()
+      // The outermost delivery has dropped the observer already (`released`): no need to try for it again.
+      end(releasingObserver: released == nil)
     } else if disposed.load(ordering: .sequentiallyConsistent) {
       // Disposed while the lock was held, perhaps from another thread: see the top of this file.
       releaseObserver()
@@ -266,6 +267,11 @@ class SinkCore: Disposable, @unchecked Sendable {
 
   @usableFromInline
   final func dispose() {
+    end(releasingObserver: true)
+  }
+
+  /// Disposes the sink; `releasingObserver: false` when the caller has dropped the observer itself.
+  private final func end(releasingObserver: Bool) {
     guard !disposed.exchange(true, ordering: .sequentiallyConsistent) else { return }
     guard deliversInOwnersTurn else {
       LockPrimitive.lock(&locks.pointee.childrenLock)
@@ -274,7 +280,7 @@ class SinkCore: Disposable, @unchecked Sendable {
       locks.pointee.children = bag
       LockPrimitive.unlock(&locks.pointee.childrenLock)
       children.disposeAll()
-      releaseObserver()  // no owner to tell: only a subject's sink has one
+      if releasingObserver { releaseObserver() }  // no owner to tell: only a subject's sink has one
       return
     }
     if let owner {
