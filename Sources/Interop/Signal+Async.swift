@@ -204,7 +204,8 @@ struct PacedSubscriber<Value: Sendable, Failure: Error>: Subscriber {
   func sendCompleted() { base.sendCompleted() }
 
   nonisolated(nonsending) func send(_ value: Value) async {
-    await demand.room()
+    // Room (the usual case, one atomic load): no call to the async `room()`, whose frame the task would allocate.
+    if !demand.hasRoom { await demand.room() }
     base.sendNext(value)
   }
 }

@@ -31,6 +31,9 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
     case returnResult(Result<Element?, Failure>, reopenDemand: UInt64)
     /// Nothing buffered: suspend and call `suspend(with:)`.
     case suspend
+    /// Nothing buffered, but the consumer has taken all it held since it last said so, which makes room: reopen the
+    /// demand with this generation (`.bounded` only), then ask again.
+    case reopenDemand(UInt64)
   }
 
   @usableFromInline
@@ -75,10 +78,15 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
   @usableFromInline var droppedCount = 0
   /// How many values were buffered beyond a `.bounded` limit because their producer cannot pause.
   @usableFromInline var overflowCount = 0
-  /// The most values the buffer has held at once (`.bounded` only).
+  /// The most values the iterator has held at once, its private batch included (`.bounded` only; see `held`).
   @usableFromInline var highWaterMark = 0
-  /// Whether the demand is open (`.bounded` only): closed when the buffer fills, reopened once the consumer has
-  /// taken it down to half the limit, so that a paused source resumes for a run of values, not for each one.
+  /// `.bounded` only: how many values the consumer holds in its private batch, as it last said (when it took the
+  /// lock). They count against the limit until the consumer says it has taken them: it takes them without the lock,
+  /// so the figure may be higher than what it still holds, never lower.
+  @usableFromInline var lent = 0
+  /// Whether the demand is open (`.bounded` only): closed when the iterator holds the limit, reopened once the
+  /// consumer has taken what it holds down to half the limit, so that a paused source resumes for a run of values,
+  /// not for each one.
   @usableFromInline var demandOpen = true
   /// Numbers each change of `demandOpen`, so that the demand applies changes made on different threads in their
   /// order, whichever reaches it first (see `Demand.close(generation:)`).
@@ -90,32 +98,97 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
 
   // MARK: Consumer
 
-  /// `batch` is the consumer's own, empty buffer: where the policy allows (`unbounded`, or a terminated signal),
-  /// the values buffered after the one returned move there, so that the consumer takes them without the lock.
+  /// The values a `.bounded` iterator holds: those buffered, and those in the consumer's private batch as it last
+  /// said. This, not the buffer alone, is what the limit bounds, what fills and reopens the demand, and what is
+  /// counted past the limit.
   @inlinable
-  mutating func next(batch: inout Ring<Element>) -> NextAction {
+  var held: Int { buffer.count + lent }
+
+  /// `batch` is the consumer's own, empty buffer: the values buffered after the one returned move there, so that the
+  /// consumer takes them without the lock, where the policy allows (`unbounded`, `bounded`, or a terminated signal).
+  /// `checkpoint` is set to how many values the consumer may have left in `batch` when it must call
+  /// `tookFromBatch` (-1: never; see there).
+  @inlinable
+  mutating func next(batch: inout Ring<Element>, checkpoint: inout Int) -> NextAction {
     switch phase {
     case .idle:
       phase = .streaming
       return .subscribe
     case .streaming:
+      if case .bounded(let limit) = policy { return nextBounded(limit, batch: &batch, checkpoint: &checkpoint) }
       guard let element = buffer.popFirst() else { return .suspend }
       if case .unbounded = policy, !buffer.isEmpty { swap(&buffer, &batch) }
-      return .returnResult(.success(element), reopenDemand: tookRoom())
+      return .returnResult(.success(element), reopenDemand: 0)
     case .draining:
       let result = drain()
       if !buffer.isEmpty { swap(&buffer, &batch) }
+      checkpoint = -1
       return .returnResult(result, reopenDemand: 0)
     case .finished:
+      checkpoint = -1
       return .returnResult(.success(nil), reopenDemand: 0)
     }
   }
 
-  /// The generation with which to reopen a closed demand, if the consumer, having taken a value, made room enough
-  /// (the buffer is down to half the `.bounded` limit); 0 if not.
+  /// `next` for `.bounded(limit)`: the consumer, its batch empty, takes the first value and moves the rest to its
+  /// batch, where they still count against the limit (`lent`).
+  @inlinable
+  mutating func nextBounded(_ limit: Int, batch: inout Ring<Element>, checkpoint: inout Int) -> NextAction {
+    lent = 0  // the consumer's batch is empty: it has taken all it was lent
+    guard let element = buffer.popFirst() else {
+      // The checkpoints reopen a closed demand before the consumer has taken everything, so this is a safety net: a
+      // closed demand with nothing left to take would keep the sources paused, and this loop waiting, for good.
+      let reopening = tookRoom()
+      return reopening == 0 ? .suspend : .reopenDemand(reopening)
+    }
+    if !buffer.isEmpty {
+      swap(&buffer, &batch)
+      lent = batch.count
+    }
+    checkpoint = self.checkpoint(limit)
+    return .returnResult(.success(element), reopenDemand: tookRoom())
+  }
+
+  /// `.bounded`: the consumer has taken values from its private batch without the lock, down to its checkpoint, and
+  /// says what it still holds (`batch`). If that emptied the batch, the values buffered since move there. Returns the
+  /// generation with which to reopen the demand if what the iterator holds is down to half the limit (0 if not), and
+  /// sets the next checkpoint.
+  @inlinable
+  mutating func tookFromBatch(_ batch: inout Ring<Element>, checkpoint: inout Int) -> UInt64 {
+    guard case .streaming = phase, case .bounded(let limit) = policy else {
+      checkpoint = -1  // ended: nothing more to reopen
+      return 0
+    }
+    if batch.isEmpty, !buffer.isEmpty { swap(&buffer, &batch) }
+    lent = batch.count
+    checkpoint = self.checkpoint(limit)
+    return tookRoom()
+  }
+
+  /// The number of values the consumer will have left in its batch when it must say so (`tookFromBatch`), so that a
+  /// closed demand reopens as soon as what the iterator holds is down to half the limit, though the consumer takes
+  /// from its batch without the lock; -1 if no such point comes before the batch is empty (the consumer's next call
+  /// to `next` decides then).
+  ///
+  /// The consumer takes from its batch before the buffer, and the buffer only grows meanwhile; so what is held falls
+  /// to half no sooner than when the batch is down to half less the buffer now. If it is there already (the demand is
+  /// open), the demand can close again only once the buffer has filled up to the limit less the batch, and what is
+  /// held falls to half no sooner than when the batch is down to the half less that.
+  @inlinable
+  func checkpoint(_ limit: Int) -> Int {
+    let half = limit / 2
+    let whenHalf = half - buffer.count
+    if whenHalf < 0 { return -1 }
+    if whenHalf < lent { return whenHalf }
+    let whenHalfAfterClosing = lent - (limit - half)
+    return whenHalfAfterClosing >= 0 ? whenHalfAfterClosing : -1
+  }
+
+  /// The generation with which to reopen a closed demand, if the consumer, having taken values, made room enough
+  /// (what the iterator holds is down to half the `.bounded` limit); 0 if not.
   @inlinable
   mutating func tookRoom() -> UInt64 {
-    guard !demandOpen, case .bounded(let limit) = policy, buffer.count <= limit / 2 else { return 0 }
+    guard !demandOpen, case .bounded(let limit) = policy, held <= limit / 2 else { return 0 }
     demandOpen = true
     demandGeneration += 1
     return demandGeneration
@@ -198,12 +271,13 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
       return .none
     case .bounded(let limit):
       buffer.append(element)
-      if buffer.count > highWaterMark { highWaterMark = buffer.count }
-      if buffer.count > limit {
+      let held = self.held
+      if held > highWaterMark { highWaterMark = held }
+      if held > limit {
         overflowCount += 1
         return .overflowed
       }
-      guard buffer.count == limit, demandOpen else { return .none }
+      guard held == limit, demandOpen else { return .none }
       demandOpen = false
       demandGeneration += 1
       return .closeDemand(demandGeneration)

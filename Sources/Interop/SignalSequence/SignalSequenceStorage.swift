@@ -57,25 +57,31 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
 
   /// The next value, `nil` at the end (completion or cancellation), or the failure.
   ///
-  /// `batch` is the consumer's own buffer, empty on entry. With the `unbounded` policy, and once the signal has
-  /// terminated, the consumer takes everything buffered at once: the first value is returned, the rest moves to
-  /// `batch`, which `Iterator.next` empties without the lock before it calls here again. So the consumer takes
-  /// the lock once per burst rather than once per value, and suspends (costing the producer a wake-up) only when
-  /// it has caught up. The dropping and bounded policies take one value at a time, because what they drop or
-  /// wait for depends on how many values are buffered.
+  /// `batch` is the consumer's own buffer, empty on entry. With the `unbounded` and `bounded` policies, and once the
+  /// signal has terminated, the consumer takes everything buffered at once: the first value is returned, the rest
+  /// moves to `batch`, which `Iterator.next` empties without the lock before it calls here again. So the consumer
+  /// takes the lock once per burst rather than once per value, and suspends (costing the producer a wake-up) only
+  /// when it has caught up. The dropping policies take one value at a time, because what they drop depends on how
+  /// many values are buffered. A `bounded` batch still counts against the limit until the consumer has taken it: it
+  /// says what it still holds when its batch is down to `checkpoint` values (`tookFromBatch`), so that a paused
+  /// source resumes once the batch and the buffer together are down to half the limit, while the batch is still
+  /// being taken, and the producer and the consumer keep overlapping.
   ///
   /// Inlinable, with the state machine's consumer side, so that it runs specialised for the element type where the
   /// iterator is used: unspecialised, each call looked up the generic metadata of the state machine's actions, which
-  /// was most of the time of a `.bounded` loop (it takes one value per call).
+  /// was most of the time of a `.bounded` loop when it took one value per call.
   @inlinable
-  func next(isolation actor: isolated (any Actor)?, batch: inout Ring<Element>) async -> Result<Element?, Failure> {
+  func next(
+    isolation actor: isolated (any Actor)?, batch: inout Ring<Element>, checkpoint: inout Int
+  ) async -> Result<Element?, Failure> {
     // A task cancelled while its loop body ran ends the iteration at its next call, before any value.
     if Task.isCancelled {
       batch = Ring()
+      checkpoint = -1
       cancel()
     }
     while true {
-      switch state.withLock({ $0.next(batch: &batch) }) {
+      switch state.withLock({ $0.next(batch: &batch, checkpoint: &checkpoint) }) {
       case .subscribe:
         // In the caller's task (and isolation): a task is a current context for subscribing, so the signal's
         // subscribe body runs at once, as RAC subscribes on the main thread (guarantee 5). The demand records this
@@ -85,6 +91,8 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
       case .returnResult(let result, let reopening):
         reopenDemand(reopening)
         return result
+      case .reopenDemand(let reopening):
+        reopenDemand(reopening)  // a source resumed here, in this task, may have buffered values: ask again
       case .suspend:
         return await withTaskCancellationHandler(
           operation: {
@@ -99,6 +107,14 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
           isolation: actor)
       }
     }
+  }
+
+  /// `.bounded`: the consumer has taken values from its batch without the lock, down to its checkpoint; `batch` holds
+  /// the rest. Refills an emptied batch, reopens the demand if what the iterator holds is down to half the limit, and
+  /// moves the checkpoint (see `SignalSequenceStateMachine.tookFromBatch`).
+  @inlinable
+  func tookFromBatch(_ batch: inout Ring<Element>, checkpoint: inout Int) {
+    reopenDemand(state.withLock { $0.tookFromBatch(&batch, checkpoint: &checkpoint) })
   }
 
   /// Reopens the demand (generation 0: no change), and runs the resumptions of the sources it had paused, with the
