@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# The Stress pass under AddressSanitizer: the scenarios whose values go through a subject, for a couple of seconds
-# each. A subject's sinks call their observer without retaining it and rely on the subject's turn lock, and on the
-# hand-off to the thread in the turn, to release it only once no call is running (Subjects/SubjectStorage.swift).
-# Get that wrong and an observer is freed under a call, which ThreadSanitizer need not report and AddressSanitizer
-# does. Fails on any violated invariant, any deadlock (the watchdog) and any ASan or LeakSanitizer report. Before
-# the pass it proves that the pass can fail: SubjectTurn's broken twin (`--sabotage SubjectTurn`) frees an
-# observer while a call through it is running, and ASan must report the heap-use-after-free.
+# The Stress pass under AddressSanitizer: the scenarios whose values go through a subject or a two-input zip, for a
+# couple of seconds each. A subject's sinks call their observer without retaining it and rely on the subject's turn
+# lock, and on the hand-off to the thread in the turn, to release it only once no call is running
+# (Subjects/SubjectStorage.swift); `zip(with:)` does the same with the turn of the thread that delivers its pairs
+# (Operators/Zip/ZipPairStorage.swift). Get that wrong and an observer is freed under a call, which ThreadSanitizer
+# need not report and AddressSanitizer does. Fails on any violated invariant, any deadlock (the watchdog) and any
+# ASan or LeakSanitizer report. Before the pass it proves that the pass can fail: the broken twins of SubjectTurn
+# and ZipTurn (`--sabotage SubjectTurn`, `--sabotage ZipTurn`) free an observer while a call through it is
+# running, and ASan must report the heap-use-after-free.
 #
-#   Scripts/stress-asan.sh                                   # 2 s per scenario (about 30 s, plus the build)
+#   Scripts/stress-asan.sh                                   # 2 s per scenario (about 35 s, plus the build)
 #   STRESS_SECONDS=5 Scripts/stress-asan.sh
 #   STRESS_ASAN_CONFIGURATION=debug Scripts/stress-asan.sh   # the unoptimised build instead
 #
@@ -21,11 +23,14 @@ cd "$(dirname "$0")/.."
 seconds="${STRESS_SECONDS:-2}"
 configuration="${STRESS_ASAN_CONFIGURATION:-release}"
 scratch=.build-asan
-# The scenarios that send into a Subject, a ReplaySubject or a multicast connection's subject; `--list` shows them.
+# The scenarios that send into a Subject, a ReplaySubject or a multicast connection's subject, and ZipTurn (a
+# zip's turn); `--list` shows them.
 scenarios=(
   SubjectTurn SubjectAttach Subject ReplaySubject SubjectEcho SubscriberChurn ReplayDispose SerialDelivery
-  TerminalRace Leaks SlowSubscriber Connect Autoconnect
+  TerminalRace Leaks SlowSubscriber Connect Autoconnect ZipTurn
 )
+# The scenarios whose broken twin frees an observer mid-call (SelfCheckTests.useAfterFreeTwins).
+twins=(SubjectTurn ZipTurn)
 # exitcode=66: a report ends the run with the status a TSan report has in stress-ci.sh, told apart from a violated
 # invariant (1). ASan stops at its first report by default. LeakSanitizer stays on (ASan's default on Linux): the
 # Swift runtime leaves nothing it reports, and a leaked observer is what this pass looks for; should a toolchain
@@ -42,22 +47,24 @@ swift build -c "$configuration" --scratch-path "$scratch" --sanitize=address --p
   | { grep -v "Cannot export local symbol '__asan" || true; }
 stress="$(swift build -c "$configuration" --scratch-path "$scratch" --sanitize=address --show-bin-path)/Stress"
 
-step "self-check: SubjectTurn's broken twin frees an observer mid-call; ASan must report it (status 66)"
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
-set +e
-"$stress" --scenario SubjectTurn --sabotage SubjectTurn --seconds 20 --seed 1 --quiet >"$log" 2>&1
-status=$?
-set -e
-if [[ $status -ne 66 ]] || ! grep -q "ERROR: AddressSanitizer: heap-use-after-free" "$log"; then
-  cat "$log"
-  echo "stress-asan: expected AddressSanitizer to report the twin's heap-use-after-free (status 66), got status" \
-    "$status" >&2
-  exit 1
-fi
-echo "ok: ASan reported the twin's heap-use-after-free and the run exited with 66"
+for twin in "${twins[@]}"; do
+  step "self-check: $twin's broken twin frees an observer mid-call; ASan must report it (status 66)"
+  set +e
+  "$stress" --scenario "$twin" --sabotage "$twin" --seconds 20 --seed 1 --quiet >"$log" 2>&1
+  status=$?
+  set -e
+  if [[ $status -ne 66 ]] || ! grep -q "ERROR: AddressSanitizer: heap-use-after-free" "$log"; then
+    cat "$log"
+    echo "stress-asan: expected AddressSanitizer to report $twin's twin's heap-use-after-free (status 66), got" \
+      "status $status" >&2
+    exit 1
+  fi
+  echo "ok: ASan reported $twin's twin's heap-use-after-free and the run exited with 66"
+done
 
-step "the subject scenarios, ${seconds} s each, under AddressSanitizer"
+step "the subject and zip-turn scenarios, ${seconds} s each, under AddressSanitizer"
 selection=()
 for scenario in "${scenarios[@]}"; do selection+=(--scenario "$scenario"); done
 "$stress" "${selection[@]}" --seconds "$seconds" --quiet

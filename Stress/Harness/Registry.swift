@@ -11,7 +11,7 @@ let scenarioFamilies: [(family: String, scenarios: [any Scenario])] = [
   (
     "Combining operators",
     [
-      ZipRace(), ZipNestedRace(), ZipEarlyEndRace(), CombineLatestRace(), MergeRace(), FlattenRace(),
+      ZipRace(), ZipNestedRace(), ZipEarlyEndRace(), ZipTurnRace(), CombineLatestRace(), MergeRace(), FlattenRace(),
       FlattenMapRace(), ConcatRace(), SwitchToLatestRace(), SlowSubscriberRace(),
     ]
   ),

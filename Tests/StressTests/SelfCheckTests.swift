@@ -16,7 +16,7 @@ struct SelfCheckTests {
 
   /// The scenarios whose broken twin reads freed memory on purpose: caught under AddressSanitizer by
   /// `Scripts/stress-asan.sh`'s self-check, not run in this process.
-  static let useAfterFreeTwins = ["SubjectTurn"]
+  static let useAfterFreeTwins = ["SubjectTurn", "ZipTurn"]
 
   /// The broken twins whose failure is a race that needs two threads running at the same instant: on a process
   /// limited to one CPU (`taskset -c 0`, the busy-machine check of issue 27), it may not happen within the run, so
