@@ -44,6 +44,28 @@ struct ConcatTests {
 
   // MARK: the engine behind concat(_:) and Signal.concat(_:)
 
+  /// The address of a local variable of the caller: how deep the stack is there.
+  @inline(never)
+  private nonisolated static func stackDepthMarker() -> UInt {
+    var marker = 0
+    return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+  }
+
+  @Test("subscribing a chain of 2 000 concat(_:)s takes constant stack depth: the chain is one subscription")
+  func pairwiseChainSubscribesFlat() {
+    let innermost = Locked<UInt>(0)
+    var chain = Signal<Int, Never>.create { _ in
+      innermost.value = Self.stackDepthMarker()
+      return nil
+    }
+    for value in 0..<2_000 { chain = chain.concat(.return(value)) }
+    let top = Self.stackDepthMarker()
+    let subscription = chain.subscribeNext { _ in }
+    // Each level of a nested subscription takes a few hundred bytes: 2 000 levels would take several hundred KB.
+    #expect(top > innermost.value && top - innermost.value < 64 * 1024)
+    subscription.dispose()
+  }
+
   @Test("a chain of concat(_:)s nests each signal's subscription in the previous one's completion, as RAC does")
   func pairwiseChainNests() {
     let log = Locked<[String]>([])
