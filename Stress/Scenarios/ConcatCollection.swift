@@ -49,7 +49,8 @@ struct ConcatCollectionRace: Scenario {
 
     init(count: Int, dawdles: [Int], clock: EpochClock) {
       self.count = count
-      let state = LockedBox(State(subscribers: Array(repeating: nil, count: count), subscriptions: Array(repeating: 0, count: count)))
+      let state = LockedBox(
+        State(subscribers: Array(repeating: nil, count: count), subscriptions: Array(repeating: 0, count: count)))
       self.state = state
       let subscribedAt = (0..<count).map { _ in Owned(0) }
       self.subscribedAt = subscribedAt
@@ -96,7 +97,8 @@ struct ConcatCollectionRace: Scenario {
     let clock = EpochClock()
     let inners = Inners(count: count, dawdles: (0..<count).map { _ in random.below(4) }, clock: clock)
     let recorder = Recorder<Int>()
-    let signal = iteration.isSabotaged
+    let signal =
+      iteration.isSabotaged
       ? BrokenConcatCollection.concat(inners.signals) : Signal.concat(inners.signals)
     let subscription = immediately { recorder.subscribe(to: signal) }
     let disposeReturned = Owned(Int.max)
@@ -135,7 +137,8 @@ struct ConcatCollectionRace: Scenario {
     for index in 1..<max(made, 1) {
       iteration.check(
         inners.subscribedAt[index].value > inners.completedAt[index - 1].value, Self.oneAtATime,
-        "inner \(index) was subscribed at \(inners.subscribedAt[index].value), before inner \(index - 1) completed at \(inners.completedAt[index - 1].value)")
+        "inner \(index) was subscribed at \(inners.subscribedAt[index].value), before inner \(index - 1) completed at \(inners.completedAt[index - 1].value)"
+      )
     }
     let values = recorder.values
     iteration.check(
@@ -147,7 +150,8 @@ struct ConcatCollectionRace: Scenario {
         "\(values.count) values, completed: \(recorder.isCompleted), subscriptions: \(subscriptions)")
     }
     for value in values where value / 8 > disposeReturned.value {
-      iteration.fail(Self.afterDispose, "value sent at \(value / 8) arrived; dispose returned at \(disposeReturned.value)")
+      iteration.fail(
+        Self.afterDispose, "value sent at \(value / 8) arrived; dispose returned at \(disposeReturned.value)")
     }
     for index in 0..<count {
       iteration.check(
