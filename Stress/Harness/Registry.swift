@@ -12,7 +12,7 @@ let scenarioFamilies: [(family: String, scenarios: [any Scenario])] = [
     "Combining operators",
     [
       ZipRace(), ZipNestedRace(), ZipEarlyEndRace(), ZipTurnRace(), CombineLatestRace(), MergeRace(), FlattenRace(),
-      FlattenMapRace(), ConcatRace(), SwitchToLatestRace(), SlowSubscriberRace(),
+      FlattenMapRace(), ConcatRace(), ConcatCollectionRace(), SwitchToLatestRace(), SlowSubscriberRace(),
     ]
   ),
   ("Multicast and Command", [ConnectRace(), AutoconnectRace(), CommandRace()]),

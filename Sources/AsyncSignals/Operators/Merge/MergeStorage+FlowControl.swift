@@ -2,7 +2,7 @@
 // `MergeFlowControl`). They mirror the unbounded ones step for step, and add the stages' places: an inner signal
 // takes one in `inners` as it arrives and gives it back when it completes; a value takes one in `values` before it
 // is queued, and the outbox's observer gives it back once delivered. They are kept apart from the unbounded paths,
-// rather than branching inside them, so that those stay as they were, instruction for instruction (W4b, B16).
+// rather than branching inside them, so that those stay as they were, instruction for instruction.
 
 extension MergeStorage {
   /// `attach(outer:limit:observer:)` under a bounded consumer whose demand is `demand`: the outer signal's observer

@@ -37,9 +37,16 @@ extension Signal {
   ///   subscription per signal; here one operator subscribes to them in a loop.
   @inlinable
   public static func concat(_ signals: some Sequence<Signal<Value, Failure>>) -> Signal<Value, Failure> {
-    let signals = Array(signals)
+    // Erased once, here, where the type is concrete: the engine is not generic (see `ConcatStateMachine`).
+    let signals: [ErasedSignal] = signals.map { $0 }
     return AnonymousSignal { observer in
-      MergeStorage.attach(signals, limit: 1, observer: observer)
+      guard let demand = observer.demand else {
+        return ConcatStorage.attach(pending: [], signals: signals, trampolined: true, observer: observer)
+      }
+      // A bounded consumer: `MergeStorage`'s paced path carries its pause to each signal in turn.
+      return MergeStorage.attachPaced(
+        signals.map { unsafeDowncast($0, to: Signal<Value, Failure>.self) }, limit: 1, observer: observer,
+        demand: demand)
     }
   }
 

@@ -18,21 +18,6 @@ extension Signal {
   /// - Note: ReactiveCocoa 2.5 `-concat:`.
   @inlinable
   public func concat(_ next: Signal<Value, Failure>) -> Signal<Value, Failure> {
-    AnonymousSignal { observer in
-      let subscriptions = CompoundDisposable()
-      // Raw observers that pass events on as they come: one closure context each, where `attach { event in … }`
-      // makes two, and no typed event rebuilt per value.
-      let first = self.attach(
-        Observer(raw: { kind, payload in
-          guard !subscriptions.isDisposed else { return .stop }
-          guard kind == .completed else { return observer.raw(kind, payload) }
-          subscriptions.add(
-            next.attach(
-              Observer(raw: { kind, payload in subscriptions.isDisposed ? .stop : observer.raw(kind, payload) })))
-          return .stop
-        }))
-      subscriptions.add(first)
-      return subscriptions
-    }
+    ConcatSignal(self, next)
   }
 }
