@@ -102,7 +102,10 @@ struct SubjectTurnRace: Scenario {
         let ticket = tickets[(thread - 2) * rounds + round]
         // The observer is made in the call, so that the subject holds the only reference to it.
         let disposable = subjects[ticket.subject].subscribe(
-          TurnObserver(ticket: ticket, canary: TurnCanary(ticket, census), pool: pool, clock: clock))
+          TurnObserver(
+            ticket: ticket, canary: TurnCanary(ticket, census, handedOff: Self.coverage.handedOff), pool: pool,
+            clock: clock)
+        )
         ticket.publish(disposable, subscribed: clock.tick())
         random.dawdle(8)
         ticket.dispose(clock)
@@ -183,19 +186,30 @@ final class TurnCoverage: Sendable {
   init() {}
 }
 
-/// Captured by one observer alone: released with it.
-final class TurnCanary: Sendable {
-  private let ticket: TurnTicket
-  private let census: TurnCensus
+/// What a canary reads of its subscription's ticket when it is released.
+protocol CanaryTicket: Sendable {
+  /// Whether a call through the subscription's observer is in progress.
+  var isInCall: Bool { get }
+  /// The earliest epoch at which a `dispose()` of the subscription returned (`Int.max` until then).
+  var disposeReturned: EarliestTick { get }
+}
 
-  init(_ ticket: TurnTicket, _ census: TurnCensus) {
+/// Captured by one observer alone (of SubjectTurn or ZipTurn): released with it. Its release counts in `census`,
+/// and in `handedOff` if it came after a `dispose()` of its subscription had returned.
+final class TurnCanary: Sendable {
+  private let ticket: any CanaryTicket
+  private let census: TurnCensus
+  private let handedOff: Tally
+
+  init(_ ticket: any CanaryTicket, _ census: TurnCensus, handedOff: Tally) {
     self.ticket = ticket
     self.census = census
+    self.handedOff = handedOff
   }
 
   deinit {
     if ticket.isInCall { census.releasedInCall.increment() }
-    if ticket.disposeReturned.value != .max { SubjectTurnRace.coverage.handedOff.increment() }
+    if ticket.disposeReturned.value != .max { handedOff.increment() }
     census.released.increment()
   }
 }
@@ -204,7 +218,7 @@ final class TurnCanary: Sendable {
 ///
 /// It outlives the subscription (the scenario keeps every ticket), so a callback whose observer has been freed
 /// under it can still reach its ticket safely.
-final class TurnTicket: Sendable {
+final class TurnTicket: CanaryTicket {
   let id: Int
   let subject: Int
   /// Whether its callbacks dawdle, holding the subject's turn.

@@ -117,7 +117,8 @@ struct ZipTurnRace: Scenario {
         // The observer is made in the call, so that the zip holds the only reference to it.
         let disposable = zipping.subscribe(
           inputs[0], inputs[1], take: ticket.takePairs,
-          ZipTurnObserver(ticket: ticket, canary: ZipTurnCanary(ticket, census), stage: stage))
+          ZipTurnObserver(
+            ticket: ticket, canary: TurnCanary(ticket, census, handedOff: Self.coverage.handedOff), stage: stage))
         ticket.publish(disposable)
         random.dawdle(16)
         ticket.dispose(stage.clock)
@@ -237,28 +238,11 @@ final class ThreadSlot: Sendable {
   func isCurrent(_ me: UInt) -> Bool { token.load(ordering: .relaxed) == me }
 }
 
-/// Captured by one ZipTurn observer alone: released with it.
-final class ZipTurnCanary: Sendable {
-  private let ticket: ZipTurnTicket
-  private let census: TurnCensus
-
-  init(_ ticket: ZipTurnTicket, _ census: TurnCensus) {
-    self.ticket = ticket
-    self.census = census
-  }
-
-  deinit {
-    if ticket.isInCall { census.releasedInCall.increment() }
-    if ticket.disposeReturned.value != .max { ZipTurnRace.coverage.handedOff.increment() }
-    census.released.increment()
-  }
-}
-
 /// One subscription of the ZipTurn race as the harness sees it: its role, its moments, what it received.
 ///
 /// It outlives the subscription (the scenario keeps every ticket), so a callback whose observer has been freed under
 /// it can still reach its ticket safely.
-final class ZipTurnTicket: Sendable {
+final class ZipTurnTicket: CanaryTicket {
   let id: Int
   /// Whether its callbacks dawdle, holding the zip's turn.
   let dawdles: Bool
@@ -344,10 +328,10 @@ final class ZipTurnTicket: Sendable {
 final class ZipTurnObserver: Sendable {
   private let id: Int
   private let ticket: ZipTurnTicket
-  private let canary: ZipTurnCanary
+  private let canary: TurnCanary
   private let stage: ZipTurnStage
 
-  init(ticket: ZipTurnTicket, canary: ZipTurnCanary, stage: ZipTurnStage) {
+  init(ticket: ZipTurnTicket, canary: TurnCanary, stage: ZipTurnStage) {
     id = ticket.id
     self.ticket = ticket
     self.canary = canary
