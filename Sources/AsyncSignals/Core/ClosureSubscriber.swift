@@ -36,7 +36,7 @@ public final class ClosureSubscriber<Value: Sendable, Failure: Error>: Subscribe
     next: @escaping @Sendable (Value) -> Void, error: @escaping @Sendable (Failure) -> Void,
     completed: @escaping @Sendable () -> Void
   ) {
-    sink = Sink(
+    sink = Sink.make(
       Observer(raw: { kind, payload in
         switch kind {
         case .next:

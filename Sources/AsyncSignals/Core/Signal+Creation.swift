@@ -35,7 +35,7 @@ extension Signal {
     _ body: @escaping @Sendable (any Subscriber<Value, Failure>) -> (any Disposable)?
   ) -> Signal<Value, Failure> {
     AnonymousSignal { observer in
-      let sink = Sink(observer)
+      let sink = Sink.make(observer)
       if CurrentScheduler.subscribeAtOnce({ sink.run(body) }) == nil { sink.runOnBackgroundScheduler(body) }
       return sink
     }
@@ -162,7 +162,7 @@ final class SynchronousSignal<Value: Sendable, Failure: Error>: Signal<Value, Fa
     if CurrentScheduler.subscribeAtOnce({ body(observer) }) != nil {
       return DisposedDisposable.shared
     }
-    let sink = Sink(observer)
+    let sink = Sink.make(observer)
     if let scheduled = QueueScheduler.background.schedule({
       body(
         Observer(raw: { kind, payload in

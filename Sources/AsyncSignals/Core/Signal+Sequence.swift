@@ -76,7 +76,7 @@ where Walked.Element: Sendable {
   static func attach(
     _ sequence: Walked, to observer: Observer<Walked.Element, Failure>, demand: Demand
   ) -> any Disposable {
-    let sink = Sink(observer)
+    let sink = Sink.make(observer)
     let atOnce = CurrentScheduler.scheduler ?? (CurrentScheduler.isInTask ? SubscriptionScheduler.shared : nil)
     let walk = PausableWalk(sequence, sink: sink, demand: demand, resumeOn: atOnce ?? QueueScheduler.background)
     if CurrentScheduler.subscribeAtOnce({ walk.run() }) == nil,

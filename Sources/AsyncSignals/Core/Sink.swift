@@ -1,11 +1,11 @@
 import Synchronization
 
 #if canImport(Darwin)
-import Darwin
+  import Darwin
 #elseif canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Musl)
-import Musl
+  import Musl
 #endif
 
 // The serial-delivery engine (guarantees 1, 2, 6 and 8).
@@ -51,8 +51,9 @@ import Musl
 /// The state a sink's deliveries guard, at a stable address. Not generic: the delivery path never needs generic
 /// metadata (see Core/Observer.swift).
 ///
-/// In one allocation with the sink's `SinkLocks`, which follow it, unless the sink is a subject's: that one is
-/// guarded by the subject's turn lock and has no children, so its allocation ends here (32 bytes, not 160).
+/// In the sink's own allocation, after its header (see `SinkCore`): first this state, then the `disposed` flag, then,
+/// unless the sink is a subject's, its `SinkLocks`. A subject's sink is guarded by the subject's turn lock and has no
+/// children, so its allocation ends after the flag (56 bytes in all, the object's header included).
 ///
 /// Fields guarded by different locks share this allocation, so they are only ever loaded and stored, never updated
 /// in place (`x += 1`, a mutating method): through a pointer, Swift marks an in-place update as an access to the
@@ -61,12 +62,12 @@ import Musl
 struct SinkState {
   /// The sink's one reference to its observer's box, or `nil` once dropped. guarded by: the delivery lock
   var observer: Unmanaged<ObserverBox>?
-  /// Deliveries in progress, counting nested ones; the observer is dropped only at zero. guarded by: the delivery
-  /// lock. (32 bits, so that it and `terminated` share one word.)
-  var depth: Int32 = 0
-  var terminated = false  // guarded by: the delivery lock
   /// The sink's place in its owner's `SubscriberList`. guarded by: the owner's lock.
   var ownerIndex = -1
+  /// Deliveries in progress, counting nested ones; the observer is dropped only at zero. guarded by: the delivery
+  /// lock. (32 bits, so that it, `terminated` and the `disposed` flag after them share one word.)
+  var depth: Int32 = 0
+  var terminated = false  // guarded by: the delivery lock
 
   init(observer: @escaping RawObserver) {
     self.observer = .passRetained(ObserverBox(observer))
@@ -83,11 +84,12 @@ struct SinkLocks {
   var childrenLock = PlatformLock()
   var children = DisposableBag()  // guarded by: `childrenLock`
 
-  /// Where the locks start in a sink's allocation: after its state, aligned. (Computed: the optimiser folds it.)
+  /// Where the locks start in a sink's tail: after its state and its `disposed` flag, aligned. (Computed: the
+  /// optimiser folds it.)
   @inline(__always)
   static var offset: Int {
     let alignment = MemoryLayout<SinkLocks>.alignment
-    return (MemoryLayout<SinkState>.size + alignment - 1) / alignment * alignment
+    return (SinkCore.disposedOffset + MemoryLayout<Atomic<Bool>>.size + alignment - 1) / alignment * alignment
   }
 }
 
@@ -120,33 +122,55 @@ class SinkOwner: @unchecked Sendable {
   }
 }
 
+/// What a sink's allocation starts with: set when it is made, never changed.
+@usableFromInline
+struct SinkHeader {
+  /// Told when the sink is disposed, so that it stops keeping it.
+  weak var owner: SinkOwner?
+  /// Whether the owner delivers to this sink under a lock of its own (a subject's turn) rather than through
+  /// this sink's delivery lock; see "Sinks of a subject" at the top of this file.
+  let deliversInOwnersTurn: Bool
+}
+
 /// The untyped part of a sink: all of its state and its whole delivery algorithm.
+///
+/// One allocation holds the sink and everything its deliveries guard. `Sink.make` allocates it with
+/// `ManagedBufferPointer`: the immutable `SinkHeader` first, then a tail with the `SinkState`, the `disposed` flag
+/// and, for a sink that is not a subject's, the `SinkLocks` (see `SinkState`). So neither this class nor `Sink` has
+/// stored properties, and neither has an initialiser: `ManagedBufferPointer` requires both. (A `ManagedBuffer`
+/// subclass would say the same more simply, but `ManagedBuffer` is not `Sendable`, and a sink must be.)
 @usableFromInline
 class SinkCore: Disposable, @unchecked Sendable {
   // guarded by: the locks in `locks` — `state`'s `observer`, `depth` and `terminated` by the delivery lock (the
   // owner's turn lock instead when `deliversInOwnersTurn`), `children` by the children lock — and the `disposed`
-  // atomic; see the comment at the top of this file. `state`, `disposed`, `owner` and `deliversInOwnersTurn` are
-  // `let`s.
-  // (In this order, so that the one-byte fields share the last word: 40 bytes in all.)
-  @usableFromInline let state: UnsafeMutablePointer<SinkState>
-  /// Told when the sink is disposed, so that it stops keeping it.
-  weak let owner: SinkOwner?
-  /// Set once, by the first `dispose()`; read lock-free on every delivery.
-  @usableFromInline let disposed = Atomic<Bool>(false)
-  /// Whether the owner delivers to this sink under a lock of its own (a subject's turn) rather than through
-  /// this sink's delivery lock; see "Sinks of a subject" at the top of this file.
-  @usableFromInline let deliversInOwnersTurn: Bool
+  // atomic; see the comment at the top of this file. The header is immutable. (No stored properties: everything
+  // lives in the header and the tail.)
 
-  /// `owner`: the subject whose sink this is, which delivers to it in its own turn; `nil` for a `create` body's.
-  init(_ observer: @escaping RawObserver, owner: SinkOwner?) {
-    self.owner = owner
-    deliversInOwnersTurn = owner != nil
-    let size = deliversInOwnersTurn ? MemoryLayout<SinkState>.size : SinkLocks.offset + MemoryLayout<SinkLocks>.size
-    let memory = UnsafeMutableRawPointer.allocate(
-      byteCount: size, alignment: max(MemoryLayout<SinkState>.alignment, MemoryLayout<SinkLocks>.alignment))
-    state = memory.initializeMemory(as: SinkState.self, to: SinkState(observer: observer))
+  @usableFromInline
+  typealias Memory = ManagedBufferPointer<SinkHeader, UInt64>
+
+  /// The tail's size in words for a sink of `owner` (a subject's, or `nil` for a `create` body's).
+  @usableFromInline
+  static func tailCapacity(ownedBy owner: SinkOwner?) -> Int {
+    let bytes =
+      owner != nil ? disposedOffset + MemoryLayout<Atomic<Bool>>.size : SinkLocks.offset + MemoryLayout<SinkLocks>.size
+    return (bytes + MemoryLayout<UInt64>.size - 1) / MemoryLayout<UInt64>.size
+  }
+
+  /// Where the `disposed` flag sits in the tail: in the last word of the state, after `terminated`.
+  @usableFromInline
+  static var disposedOffset: Int {
+    @inline(__always) get { MemoryLayout<SinkState>.size }
+  }
+
+  /// Initialises the tail of a sink just allocated: called once, by `Sink.make`, before the sink is shared.
+  @usableFromInline
+  final func setUp(_ observer: @escaping RawObserver) {
+    let tail = self.tail
+    tail.initializeMemory(as: SinkState.self, to: SinkState(observer: observer))
+    (tail + Self.disposedOffset).initializeMemory(as: Atomic<Bool>.self, to: Atomic(false))
     if !deliversInOwnersTurn {
-      let locks = (memory + SinkLocks.offset).initializeMemory(as: SinkLocks.self, to: SinkLocks())
+      let locks = (tail + SinkLocks.offset).initializeMemory(as: SinkLocks.self, to: SinkLocks())
       RecursiveLockPrimitive.setUp(&locks.pointee.delivery)
       LockPrimitive.setUp(&locks.pointee.childrenLock)
     }
@@ -159,13 +183,47 @@ class SinkCore: Disposable, @unchecked Sendable {
       LockPrimitive.tearDown(&locks.pointee.childrenLock)
       locks.deinitialize(count: 1)
     }
+    disposed.deinitialize(count: 1)
     state.deinitialize(count: 1)
-    UnsafeMutableRawPointer(state).deallocate()
+    Memory(unsafeBufferObject: self).withUnsafeMutablePointerToHeader { _ = $0.deinitialize(count: 1) }
+  }
+
+  /// The start of the tail. Its address is fixed for the sink's life; every use is by a method of the sink or by
+  /// its owner, which keeps it, so the sink outlives each use.
+  @usableFromInline
+  final var tail: UnsafeMutableRawPointer {
+    @inline(__always) get {
+      Memory(unsafeBufferObject: self).withUnsafeMutablePointerToElements { UnsafeMutableRawPointer($0) }
+    }
+  }
+
+  @usableFromInline
+  final var state: UnsafeMutablePointer<SinkState> {
+    @inline(__always) get { tail.assumingMemoryBound(to: SinkState.self) }
+  }
+
+  /// Set once, by the first `dispose()`; read lock-free on every delivery.
+  @usableFromInline
+  final var disposed: UnsafeMutablePointer<Atomic<Bool>> {
+    @inline(__always) get { (tail + Self.disposedOffset).assumingMemoryBound(to: Atomic<Bool>.self) }
+  }
+
+  /// Whether the owner delivers to this sink under its turn lock; see `SinkHeader`.
+  @usableFromInline
+  final var deliversInOwnersTurn: Bool {
+    @inline(__always) get {
+      Memory(unsafeBufferObject: self).withUnsafeMutablePointerToHeader { $0.pointee.deliversInOwnersTurn }
+    }
+  }
+
+  /// The owner, if it is still there.
+  private final var owner: SinkOwner? {
+    Memory(unsafeBufferObject: self).withUnsafeMutablePointerToHeader { $0.pointee.owner }
   }
 
   /// The locks and children that follow the state; only a sink that is not a subject's has them.
   private final var locks: UnsafeMutablePointer<SinkLocks> {
-    (UnsafeMutableRawPointer(state) + SinkLocks.offset).assumingMemoryBound(to: SinkLocks.self)
+    (tail + SinkLocks.offset).assumingMemoryBound(to: SinkLocks.self)
   }
 
   // MARK: Delivery
@@ -179,7 +237,7 @@ class SinkCore: Disposable, @unchecked Sendable {
     if ended {
       // The outermost delivery has dropped the observer already (`released`): no need to try for it again.
       end(releasingObserver: released == nil)
-    } else if disposed.load(ordering: .sequentiallyConsistent) {
+    } else if disposed.pointee.load(ordering: .sequentiallyConsistent) {
       // Disposed while the lock was held, perhaps from another thread: see the top of this file.
       releaseObserver()
     }
@@ -220,7 +278,7 @@ class SinkCore: Disposable, @unchecked Sendable {
   private final func deliverSerialised(_ kind: EventKind, _ payload: UnsafeRawPointer?) -> (
     ended: Bool, released: Unmanaged<ObserverBox>?
   ) {
-    guard !state.pointee.terminated, !disposed.load(ordering: .acquiring),
+    guard !state.pointee.terminated, !disposed.pointee.load(ordering: .acquiring),
       let observer = state.pointee.observer
     else { return (false, nil) }
     let ended: Bool
@@ -238,7 +296,7 @@ class SinkCore: Disposable, @unchecked Sendable {
     state.pointee.depth = state.pointee.depth - 1
     // Only the outermost delivery drops the observer: a nested one returns into a call of it.
     guard state.pointee.depth == 0,
-      state.pointee.terminated || disposed.load(ordering: .acquiring)
+      state.pointee.terminated || disposed.pointee.load(ordering: .acquiring)
     else { return (ended, nil) }
     state.pointee.observer = nil
     return (ended, observer)
@@ -262,7 +320,7 @@ class SinkCore: Disposable, @unchecked Sendable {
 
   @usableFromInline
   final var isDisposed: Bool {
-    disposed.load(ordering: .acquiring)
+    disposed.pointee.load(ordering: .acquiring)
   }
 
   @usableFromInline
@@ -272,7 +330,7 @@ class SinkCore: Disposable, @unchecked Sendable {
 
   /// Disposes the sink; `releasingObserver: false` when the caller has dropped the observer itself.
   private final func end(releasingObserver: Bool) {
-    guard !disposed.exchange(true, ordering: .sequentiallyConsistent) else { return }
+    guard !disposed.pointee.exchange(true, ordering: .sequentiallyConsistent) else { return }
     guard deliversInOwnersTurn else {
       LockPrimitive.lock(&locks.pointee.childrenLock)
       var bag = locks.pointee.children  // loaded and stored, not updated in place: see `SinkState`
@@ -329,10 +387,16 @@ class SinkCore: Disposable, @unchecked Sendable {
 final class Sink<Value: Sendable, Failure: Error>: SinkCore, Subscriber, @unchecked Sendable {
   // guarded by: `SinkCore` (this subclass adds no stored properties).
 
-  /// Creates the sink of one subscription that delivers to `observer`.
+  /// Creates the sink of one subscription that delivers to `observer`; `owner`: the subject whose sink this is,
+  /// which delivers to it in its own turn, or `nil` for a `create` body's.
   @usableFromInline
-  init(_ observer: Observer<Value, Failure>, owner: SinkOwner? = nil) {
-    super.init(observer.raw, owner: owner)
+  static func make(_ observer: Observer<Value, Failure>, owner: SinkOwner? = nil) -> Sink {
+    let memory = Memory(bufferClass: Sink.self, minimumCapacity: tailCapacity(ownedBy: owner)) { _, _ in
+      SinkHeader(owner: owner, deliversInOwnersTurn: owner != nil)
+    }
+    let sink = unsafeDowncast(memory.buffer, to: Sink.self)
+    sink.setUp(observer.raw)
+    return sink
   }
 
   // Reached through `any Subscriber`'s witness table, so this is the unspecialised generic code, where the

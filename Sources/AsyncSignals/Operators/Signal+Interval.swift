@@ -32,7 +32,7 @@ extension Signal where Value == Date, Failure == Never {
       scheduler !== ImmediateScheduler.shared, "interval(_:on:leeway:): scheduler must not be the immediate scheduler",
       file: file, line: line)
     return AnonymousSignal { observer in
-      let sink = Sink(observer)
+      let sink = Sink.make(observer)
       let start = scheduler.now.addingTimeInterval(interval.timeInterval)
       let tick: @Sendable () -> Void = { sink.sendNext(scheduler.now) }
       if let timer = scheduler.schedule(after: start, repeatingEvery: interval, leeway: leeway, tick) {

@@ -21,7 +21,7 @@ extension MemoizedSequence {
     AnonymousSignal { observer in
       // Built on the sink directly, rather than `create`, so that the walk sees a disposal or a `.stop` at once,
       // even on a scheduler that runs the whole walk before `scheduleRecursive` returns.
-      let sink = Sink(observer)
+      let sink = Sink.make(observer)
       let remaining = LockedState(self)  // the walk's position; its blocks run one at a time
       let demand = observer.demand
       let walk: @Sendable () -> Void = {

@@ -239,7 +239,7 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
   /// puts beyond the consumer's bound is buffered and counted.
   @usableFromInline
   func attach(_ observer: Observer<Value, Failure>) -> any Disposable {
-    let sink = Sink(observer, owner: self)
+    let sink = Sink.make(observer, owner: self)
     start(sink, demand: observer.demand)
     return sink
   }
