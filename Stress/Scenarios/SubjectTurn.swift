@@ -52,9 +52,7 @@ struct SubjectTurnRace: Scenario {
 
   var report: String? {
     let coverage = Self.coverage
-    return "\(coverage.duringCall.value) disposals during another thread's call through the observer, "
-      + "\(coverage.handedOff.value) observers released after dispose() had returned; from callbacks, "
-      + "\(coverage.nested.value) disposals of another subscription and \(coverage.own.value) of their own; "
+    return "\(coverage.disposals.summary); "
       + "\(coverage.subscribedInSend.value) subscriptions made while a send into their subject was in progress"
   }
 
@@ -103,7 +101,8 @@ struct SubjectTurnRace: Scenario {
         // The observer is made in the call, so that the subject holds the only reference to it.
         let disposable = subjects[ticket.subject].subscribe(
           TurnObserver(
-            ticket: ticket, canary: TurnCanary(ticket, census, handedOff: Self.coverage.handedOff), pool: pool,
+            ticket: ticket, canary: TurnCanary(ticket, census, handedOff: Self.coverage.disposals.handedOff),
+            pool: pool,
             clock: clock)
         )
         ticket.publish(disposable, subscribed: clock.tick())
@@ -170,8 +169,8 @@ final class TurnCensus: Sendable {
   init() {}
 }
 
-/// The shapes the SubjectTurn race met, counted over a run for its report.
-final class TurnCoverage: Sendable {
+/// The disposals a turn race (SubjectTurn, ZipTurn) met, counted over a run for its report.
+final class DisposalCoverage: Sendable {
   /// Disposals of a subscription whose observer another thread was calling: the disposal cannot take the turn.
   let duringCall = Tally()
   /// Observers released after a `dispose()` of their subscription had returned: left to the thread in the turn, or
@@ -180,6 +179,27 @@ final class TurnCoverage: Sendable {
   /// Disposals from a callback, of another subscription and of the callback's own.
   let nested = Tally()
   let own = Tally()
+
+  init() {}
+
+  /// Counts a disposal of `ticket`'s subscription, from the callback of `caller`'s if any; `inCall`: whether a call
+  /// through the disposed subscription's observer was in progress.
+  func count(_ ticket: AnyObject, from caller: AnyObject?, inCall: Bool) {
+    if let caller { (caller === ticket ? own : nested).increment() }
+    if caller !== ticket, inCall { duringCall.increment() }
+  }
+
+  /// The counts, for a report.
+  var summary: String {
+    "\(duringCall.value) disposals during another thread's call through the observer, \(handedOff.value) observers "
+      + "released after dispose() had returned; from callbacks, \(nested.value) disposals of another subscription, "
+      + "\(own.value) of their own"
+  }
+}
+
+/// The shapes the SubjectTurn race met, counted over a run for its report.
+final class TurnCoverage: Sendable {
+  let disposals = DisposalCoverage()
   /// Subscriptions whose `subscribe` returned while a send into their subject was in progress.
   let subscribedInSend = Tally()
 
@@ -267,8 +287,7 @@ final class TurnTicket: CanaryTicket {
   func dispose(_ clock: EpochClock, from caller: TurnTicket? = nil) {
     guard let disposable = disposable.value else { return }
     let coverage = SubjectTurnRace.coverage
-    if let caller { (caller === self ? coverage.own : coverage.nested).increment() }
-    if caller !== self, isInCall { coverage.duringCall.increment() }
+    coverage.disposals.count(self, from: caller, inCall: isInCall)
     disposeCalled.record(clock.tick())
     disposable.dispose()
     disposeReturned.record(clock.tick())

@@ -66,9 +66,7 @@ struct ZipTurnRace: Scenario {
 
   var report: String? {
     let coverage = Self.coverage
-    return "\(coverage.duringCall.value) disposals during another thread's call through the observer, "
-      + "\(coverage.handedOff.value) observers released after dispose() had returned; from callbacks, "
-      + "\(coverage.nested.value) disposals of another subscription, \(coverage.own.value) of their own and "
+    return "\(coverage.disposals.summary) and "
       + "\(coverage.nestedSends.value) sends into an input; \(coverage.pairs.value) pairs delivered, "
       + "\(coverage.completed.value) subscriptions completed"
   }
@@ -118,7 +116,8 @@ struct ZipTurnRace: Scenario {
         let disposable = zipping.subscribe(
           inputs[0], inputs[1], take: ticket.takePairs,
           ZipTurnObserver(
-            ticket: ticket, canary: TurnCanary(ticket, census, handedOff: Self.coverage.handedOff), stage: stage))
+            ticket: ticket, canary: TurnCanary(ticket, census, handedOff: Self.coverage.disposals.handedOff),
+            stage: stage))
         ticket.publish(disposable)
         random.dawdle(16)
         ticket.dispose(stage.clock)
@@ -182,14 +181,7 @@ struct ZipTurnRace: Scenario {
 
 /// The shapes the ZipTurn race met, counted over a run for its report.
 final class ZipTurnCoverage: Sendable {
-  /// Disposals of a subscription whose observer was being called: the disposal leaves the release to the turn.
-  let duringCall = Tally()
-  /// Observers released after a `dispose()` of their subscription had returned: by the turn in progress, or by the
-  /// outermost delivery of a callback that disposed its own subscription.
-  let handedOff = Tally()
-  /// Disposals from a callback, of another subscription and of the callback's own.
-  let nested = Tally()
-  let own = Tally()
+  let disposals = DisposalCoverage()
   /// Sends from a callback into the input whose send it was called from.
   let nestedSends = Tally()
   /// Pairs delivered, and subscriptions that completed (their `take` ran out) rather than being disposed first.
@@ -310,8 +302,7 @@ final class ZipTurnTicket: CanaryTicket {
   func dispose(_ clock: EpochClock, from caller: ZipTurnTicket? = nil) {
     guard let disposable = disposable.value else { return }
     let coverage = ZipTurnRace.coverage
-    if let caller { (caller === self ? coverage.own : coverage.nested).increment() }
-    if caller !== self, isInCall { coverage.duringCall.increment() }
+    coverage.disposals.count(self, from: caller, inCall: isInCall)
     disposable.dispose()
     disposeReturned.record(clock.tick())
     _ = disposer.compareExchange(expected: 0, desired: currentThreadToken(), ordering: .relaxed)
