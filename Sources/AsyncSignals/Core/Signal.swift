@@ -57,18 +57,20 @@ public class Signal<Value: Sendable, Failure: Error>: @unchecked Sendable, Custo
     preconditionFailure("Signal.attach(_:) must be overridden by \(type(of: self))")
   }
 
-  /// The one value that subscribing now would send at once, before completing, with nothing to dispose: only
-  /// `return`'s signal, where a scheduler is current or in a task (guarantee 5), has one. `flattenMap` and
-  /// `bind` splice such a value in without subscribing; every other signal answers `nil`.
   /// For a subscription of values alone (`subscribeNext`): if subscribing now would send one value and complete
   /// at once, with nothing to dispose, calls `next` with that value and then `completed`, where the subscription
-  /// would have called them, and returns `true`; the caller then needs no observer at all. Only `return`'s signal
-  /// does (its subscription costs no allocation then); every other signal answers `false` and is attached.
+  /// would have called them (with the same current scheduler: guarantee 5), and returns `true`; the caller then
+  /// needs no observer at all. Only `return`'s signal does (its subscription costs no allocation then); every other
+  /// signal answers `false` and is attached.
   @usableFromInline
   func sentAtOnce(next: (Value) -> Void, completed: () -> Void) -> Bool {
     false
   }
 
+  /// The one value that subscribing now would send at once, before completing, with nothing to dispose: only
+  /// `return`'s signal, where a scheduler is current or in a task (guarantee 5), has one. `flattenMap` and
+  /// `bind` splice such a value in without subscribing, inside a delivery that already has its scheduler; every
+  /// other signal answers `nil`.
   @usableFromInline
   func valueSentAtOnce() -> Value? {
     nil
