@@ -34,8 +34,8 @@ extension Signal {
   public static func create(
     _ body: @escaping @Sendable (any Subscriber<Value, Failure>) -> (any Disposable)?
   ) -> Signal<Value, Failure> {
-    AnonymousSignal { observer in
-      let sink = Sink.make(observer)
+    CreateSignal { observer in
+      let sink = Sink<Value, Failure>.make(boxed: observer)
       if CurrentScheduler.subscribeAtOnce({ sink.run(body) }) == nil { sink.runOnBackgroundScheduler(body) }
       return sink
     }
@@ -133,6 +133,40 @@ extension Signal {
       demand: observer.demand)  // events pass on the sending thread: the pause is carried
     subscription.add(QueueScheduler.background.schedule { subscription.add(attach(guarded)) })
     return subscription
+  }
+}
+
+/// `create`'s signal: each subscription is a sink that runs the body. The sink keeps the observer's box, so a
+/// subscriber's closures boxed by `subscribeNext` go into it as they are (see `SubscriberBox`).
+@usableFromInline
+final class CreateSignal<Value: Sendable, Failure: Error>: Signal<Value, Failure>, @unchecked Sendable {
+  // guarded by: immutability (`subscribe` is a `let`).
+  /// Makes the sink that delivers to a boxed observer, and runs the body. Made by `create(_:)` where the types are
+  /// concrete: no generic metadata is looked up per subscription.
+  @usableFromInline
+  let subscribe: @Sendable (ObserverBox) -> any Disposable
+
+  @inlinable
+  init(_ subscribe: @escaping @Sendable (ObserverBox) -> any Disposable) {
+    self.subscribe = subscribe
+    super.init(name: "")
+  }
+
+  // Inlinable, so that where the signal is made and subscribed in one function, the optimiser sees through the
+  // subscription to the body, and calls the sink directly rather than through `any Subscriber`.
+  @inlinable
+  override func attach(_ observer: Observer<Value, Failure>) -> any Disposable {
+    subscribe(RawObserverBox(observer.raw))
+  }
+
+  @inlinable
+  override var attachesSubscriberBoxes: Bool {
+    true
+  }
+
+  @inlinable
+  override func attach(boxed box: SubscriberBox) -> any Disposable {
+    subscribe(box)
   }
 }
 

@@ -72,6 +72,10 @@ extension Signal {
   ) -> any Disposable {
     // `return` where it sends at once: no observer, no allocation.
     if sentAtOnce(next: next, completed: completed) { return DisposedDisposable.shared }
+    // A subject or a `create` body: its sink keeps the closures in one box, with no closure context around them.
+    if attachesSubscriberBoxes {
+      return attach(boxed: EventSubscriberBox(next: next, error: error, completed: completed))
+    }
     return attach(
       Observer(raw: { kind, payload in
         switch kind {
@@ -227,11 +231,13 @@ extension Signal where Failure == Never {
   /// - Parameter next: Called with each value.
   /// - Returns: The subscription's disposable.
   /// - Note: ReactiveCocoa 2.5 `-subscribeNext:`.
-  @inlinable
+  @inlinable @inline(__always)
   @discardableResult
   public func subscribeNext(_ next: @escaping @Sendable (Value) -> Void) -> any Disposable {
     // `return` where it sends at once: no observer, no allocation.
     if sentAtOnce(next: next, completed: {}) { return DisposedDisposable.shared }
+    // A subject or a `create` body: its sink keeps `next` in a box, with no closure context around it (issue 29).
+    if attachesSubscriberBoxes { return attach(boxed: NextSubscriberBox(next)) }
     // Its own observer, capturing `next` alone: 32 bytes less per live subscription than the three-closure form's
     // (issue 13's W8a), and no calls of empty closures.
     return attach(

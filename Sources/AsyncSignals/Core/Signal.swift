@@ -57,6 +57,21 @@ public class Signal<Value: Sendable, Failure: Error>: @unchecked Sendable, Custo
     preconditionFailure("Signal.attach(_:) must be overridden by \(type(of: self))")
   }
 
+  /// Whether the signal attaches a subscriber's closures boxed by the caller (`attach(boxed:)`): a subject's and a
+  /// `create` body's signal, whose subscriptions deliver from a sink that can keep the box as its observer. Every
+  /// other signal answers `false`, and `subscribeNext` attaches an `Observer` as before, so an operator chain pays
+  /// for no box it would have to unwrap.
+  @usableFromInline
+  var attachesSubscriberBoxes: Bool {
+    false
+  }
+
+  /// Attaches the closures in `box`, when `attachesSubscriberBoxes`; see `SubscriberBox`.
+  @usableFromInline
+  func attach(boxed box: SubscriberBox) -> any Disposable {
+    preconditionFailure("Signal.attach(boxed:) must be overridden by \(type(of: self)) if it attaches subscriber boxes")
+  }
+
   /// For a subscription of values alone (`subscribeNext`): if subscribing now would send one value and complete
   /// at once, with nothing to dispose, calls `next` with that value and then `completed`, where the subscription
   /// would have called them (with the same current scheduler: guarantee 5), and returns `true`; the caller then

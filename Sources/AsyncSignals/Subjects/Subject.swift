@@ -68,6 +68,14 @@ public class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failure>, S
     storage.attach(observer)
   }
 
+  final override var attachesSubscriberBoxes: Bool {
+    true
+  }
+
+  final override func attach(boxed box: SubscriberBox) -> any Disposable {
+    storage.attach(boxed: box)
+  }
+
   /// Sends `value` to every current subscriber, in subscription order.
   ///
   /// Ignored once the subject has terminated. Called from a subscriber's callback, the value is delivered after

@@ -244,6 +244,14 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
     return sink
   }
 
+  /// `attach(_:)` for a subscriber's closures boxed by `subscribeNext`, which brings no demand.
+  @usableFromInline
+  func attach(boxed box: SubscriberBox) -> any Disposable {
+    let sink = Sink<Value, Failure>.make(boxed: box, owner: self)
+    start(sink)
+    return sink
+  }
+
   @usableFromInline
   func start(_ sink: Sink<Value, Failure>, demand: Demand? = nil) {
     if capacity == 0 {

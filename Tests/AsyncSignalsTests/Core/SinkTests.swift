@@ -78,4 +78,68 @@ struct SinkTests {
       ])
     #expect(tracker.liveCount == 0)
   }
+
+  /// How a subscription of a test below ends.
+  enum Ending: String, CaseIterable, CustomTestStringConvertible {
+    case disposal, completion, failure
+    var testDescription: String { rawValue }
+  }
+
+  @Test(
+    "closures that subscribeNext hands a subject's or a create body's sink in a box receive every event and are released when the subscription ends",
+    arguments: Ending.allCases)
+  func boxedSubscriberClosures(ending: Ending) {
+    let tracker = LifetimeTracker()
+    let subject = Subject<Int, TestError>()
+    let kept = Locked<(any Subscriber<Int, TestError>)?>(nil)
+    let created = Signal<Int, TestError>.create { subscriber in
+      kept.value = subscriber  // a producer that never lets go
+      return nil
+    }
+    let neverFailing = Subject<Int, Never>()
+    let log = Locked<[String]>([])
+    let subscriptions: [any Disposable] = {
+      let tracked = tracker.make()
+      return [
+        subject.subscribeNext(
+          { [tracked] in log.append("subject \($0)"); withExtendedLifetime(tracked) {} },
+          error: { [tracked] _ in log.append("subject failed"); withExtendedLifetime(tracked) {} },
+          completed: { [tracked] in log.append("subject completed"); withExtendedLifetime(tracked) {} }),
+        created.subscribeNext(
+          { [tracked] in log.append("create \($0)"); withExtendedLifetime(tracked) {} },
+          error: { [tracked] _ in log.append("create failed"); withExtendedLifetime(tracked) {} },
+          completed: { [tracked] in log.append("create completed"); withExtendedLifetime(tracked) {} }),
+        neverFailing.subscribeNext { [tracked] in log.append("next-only \($0)"); withExtendedLifetime(tracked) {} },
+      ]
+    }()
+    subject.sendNext(1)
+    kept.value?.sendNext(1)
+    neverFailing.sendNext(1)
+    #expect(tracker.liveCount == 1)
+    switch ending {
+    case .disposal:
+      for subscription in subscriptions { subscription.dispose() }
+    case .completion:
+      subject.sendCompleted()
+      kept.value?.sendCompleted()
+      neverFailing.sendCompleted()
+    case .failure:
+      subject.sendError(TestError())
+      kept.value?.sendError(TestError())
+      neverFailing.sendCompleted()
+    }
+    subject.sendNext(2)
+    kept.value?.sendNext(2)
+    neverFailing.sendNext(2)
+    let ends: [String] =
+      switch ending {
+      case .disposal: []
+      case .completion: ["subject completed", "create completed"]
+      case .failure: ["subject failed", "create failed"]
+      }
+    #expect(log.value == ["subject 1", "create 1", "next-only 1"] + ends)
+    #expect(tracker.liveCount == 0)
+    #expect(subscriptions.allSatisfy { $0.isDisposed })
+    #expect(subject.subscriberCount == 0 && neverFailing.subscriberCount == 0)
+  }
 }

@@ -9,7 +9,7 @@
 // - The thread whose value completes a pair delivers it straight away, if no delivery is in progress: the pair
 //   never enters a queue. Only what is decided while another thread (or an outer call on this one) delivers is
 //   queued, in order, for that deliverer (guarantees 1 and 6, as in Internal/Outbox.swift).
-// - The observer lives in an `ObserverBox` held through one unmanaged reference. The deliverer calls it borrowed,
+// - The observer lives in a `RawObserverBox` held through one unmanaged reference. The deliverer calls it borrowed,
 //   without retaining it: only the deliverer's turn can release it (at the end of the turn), and a disposal during
 //   a turn leaves the release to that turn.
 //
@@ -29,7 +29,7 @@ struct ZipPairState<First: Sendable, Second: Sendable, Failure: Error>: Sendable
   @usableFromInline var rightCompleted = false
   /// The downstream observer, until it is released: by the turn that delivers the terminal event, or by the end
   /// of the turn in progress when the subscription is disposed or stopped, or at once when no turn is.
-  @usableFromInline var observer: Unmanaged<ObserverBox>?
+  @usableFromInline var observer: Unmanaged<RawObserverBox>?
   /// Whether a thread is delivering (its turn); only that thread calls the observer.
   @usableFromInline var isDelivering = false
   /// Events decided during a turn, for its deliverer to send in order after the one in progress.
@@ -39,7 +39,7 @@ struct ZipPairState<First: Sendable, Second: Sendable, Failure: Error>: Sendable
 
   @inlinable
   init(observer: Observer<Output, Failure>) {
-    self.observer = .passRetained(ObserverBox(observer.raw))
+    self.observer = .passRetained(RawObserverBox(observer.raw))
   }
 
   /// What a caller must do once the lock is released. Trivial to copy and destroy on the path of a value: the
@@ -48,7 +48,7 @@ struct ZipPairState<First: Sendable, Second: Sendable, Failure: Error>: Sendable
   struct Step {
     /// An event the caller must deliver now, in a turn it has just begun or continues, to `observer`.
     @usableFromInline var delivery: Event<Output, Failure>?
-    @usableFromInline var observer: Unmanaged<ObserverBox>?
+    @usableFromInline var observer: Unmanaged<RawObserverBox>?
     @usableFromInline var teardown: ZipTeardown?
     /// The answer to the input that sent: `.stop` once the operator has ended.
     @usableFromInline var flow: Flow = .proceed
@@ -201,7 +201,7 @@ struct ZipPairState<First: Sendable, Second: Sendable, Failure: Error>: Sendable
 @usableFromInline
 final class ZipTeardown: Sendable {
   @usableFromInline let disposables: [any Disposable]
-  @usableFromInline let release: Unmanaged<ObserverBox>?
+  @usableFromInline let release: Unmanaged<RawObserverBox>?
 
   @inlinable
   init(disposing disposable: any Disposable) {
@@ -217,7 +217,7 @@ final class ZipTeardown: Sendable {
 
   /// Releases `observer` after what `earlier` does.
   @inlinable
-  init(releasing observer: Unmanaged<ObserverBox>, after earlier: ZipTeardown?) {
+  init(releasing observer: Unmanaged<RawObserverBox>, after earlier: ZipTeardown?) {
     disposables = earlier?.disposables ?? []
     release = observer
   }
