@@ -34,7 +34,7 @@ extension Signal {
   public static func create(
     _ body: @escaping @Sendable (any Subscriber<Value, Failure>) -> (any Disposable)?
   ) -> Signal<Value, Failure> {
-    CreateSignal { observer in
+    CreateSignal { (observer: consuming ObserverBox) in
       let sink = Sink<Value, Failure>.make(boxed: observer)
       if CurrentScheduler.subscribeAtOnce({ sink.run(body) }) == nil { sink.runOnBackgroundScheduler(body) }
       return sink
@@ -144,10 +144,10 @@ final class CreateSignal<Value: Sendable, Failure: Error>: Signal<Value, Failure
   /// Makes the sink that delivers to a boxed observer, and runs the body. Made by `create(_:)` where the types are
   /// concrete: no generic metadata is looked up per subscription.
   @usableFromInline
-  let subscribe: @Sendable (ObserverBox) -> any Disposable
+  let subscribe: @Sendable (consuming ObserverBox) -> any Disposable
 
   @inlinable
-  init(_ subscribe: @escaping @Sendable (ObserverBox) -> any Disposable) {
+  init(_ subscribe: @escaping @Sendable (consuming ObserverBox) -> any Disposable) {
     self.subscribe = subscribe
     super.init(name: "")
   }
@@ -165,7 +165,7 @@ final class CreateSignal<Value: Sendable, Failure: Error>: Signal<Value, Failure
   }
 
   @inlinable
-  override func attach(boxed box: SubscriberBox) -> any Disposable {
+  override func attach(boxed box: consuming SubscriberBox) -> any Disposable {
     subscribe(box)
   }
 }

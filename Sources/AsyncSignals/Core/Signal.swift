@@ -68,7 +68,7 @@ public class Signal<Value: Sendable, Failure: Error>: @unchecked Sendable, Custo
 
   /// Attaches the closures in `box`, when `attachesSubscriberBoxes`; see `SubscriberBox`.
   @usableFromInline
-  func attach(boxed box: SubscriberBox) -> any Disposable {
+  func attach(boxed box: consuming SubscriberBox) -> any Disposable {
     preconditionFailure("Signal.attach(boxed:) must be overridden by \(type(of: self)) if it attaches subscriber boxes")
   }
 

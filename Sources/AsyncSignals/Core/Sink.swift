@@ -57,7 +57,8 @@ import Synchronization
 ///
 /// Fields guarded by different locks share this allocation, so they are only ever loaded and stored, never updated
 /// in place (`x += 1`, a mutating method): through a pointer, Swift marks an in-place update as an access to the
-/// whole struct, and ThreadSanitizer then reports two fields guarded by different locks as one variable.
+/// whole struct, and ThreadSanitizer then reports two fields guarded by different locks as one variable. (The one
+/// field updated in place, the children bag, is reached through a pointer to itself: `SinkCore.children`.)
 @usableFromInline
 struct SinkState {
   /// The sink's one reference to its observer's box, or `nil` once dropped. guarded by: the delivery lock
@@ -69,7 +70,7 @@ struct SinkState {
   var depth: Int32 = 0
   var terminated = false  // guarded by: the delivery lock
 
-  init(observer: ObserverBox) {
+  init(observer: consuming ObserverBox) {
     self.observer = .passRetained(observer)
   }
 }
@@ -83,6 +84,12 @@ struct SinkLocks {
   /// Guards `children`. Never held while calling out.
   var childrenLock = PlatformLock()
   var children = DisposableBag()  // guarded by: `childrenLock`
+
+  /// Where `children` sits in the locks.
+  @inline(__always)
+  static var childrenOffset: Int {
+    MemoryLayout<SinkLocks>.offset(of: \.children).unsafelyUnwrapped
+  }
 
   /// Where the locks start in a sink's tail: after its state and its `disposed` flag, aligned. (Computed: the
   /// optimiser folds it.)
@@ -267,7 +274,7 @@ class SinkCore: Disposable, @unchecked Sendable {
 
   /// Initialises the tail of a sink just allocated: called once, by `Sink.make`, before the sink is shared.
   @usableFromInline
-  final func setUp(_ observer: ObserverBox) {
+  final func setUp(_ observer: consuming ObserverBox) {
     let tail = self.tail
     tail.initializeMemory(as: SinkState.self, to: SinkState(observer: observer))
     (tail + Self.disposedOffset).initializeMemory(as: Atomic<Bool>.self, to: Atomic(false))
@@ -326,6 +333,13 @@ class SinkCore: Disposable, @unchecked Sendable {
   /// The locks and children that follow the state; only a sink that is not a subject's has them.
   private final var locks: UnsafeMutablePointer<SinkLocks> {
     (tail + SinkLocks.offset).assumingMemoryBound(to: SinkLocks.self)
+  }
+
+  /// The children, through a pointer of their own: updated in place, an access to them is an access to the bag
+  /// alone, which the children lock guards, where an update through `locks` would be an access to all of
+  /// `SinkLocks` (see `SinkState`), and a copy out and back costs a retain and a release of each part.
+  private final var children: UnsafeMutablePointer<DisposableBag> {
+    (tail + SinkLocks.offset + SinkLocks.childrenOffset).assumingMemoryBound(to: DisposableBag.self)
   }
 
   // MARK: Delivery
@@ -435,9 +449,7 @@ class SinkCore: Disposable, @unchecked Sendable {
     guard !disposed.pointee.exchange(true, ordering: .sequentiallyConsistent) else { return }
     guard deliversInOwnersTurn else {
       LockPrimitive.lock(&locks.pointee.childrenLock)
-      var bag = locks.pointee.children  // loaded and stored, not updated in place: see `SinkState`
-      let children = bag.takeAll()
-      locks.pointee.children = bag
+      let children = self.children.pointee.takeAll()
       LockPrimitive.unlock(&locks.pointee.childrenLock)
       children.disposeAll()
       if releasingObserver { releaseObserver() }  // no owner to tell: only a subject's sink has one
@@ -456,9 +468,7 @@ class SinkCore: Disposable, @unchecked Sendable {
   /// Forgets a child without disposing it (it has been disposed elsewhere).
   final func removeChild(_ id: ObjectIdentifier) {
     LockPrimitive.lock(&locks.pointee.childrenLock)
-    var bag = locks.pointee.children  // loaded and stored, not updated in place: see `SinkState`
-    bag.remove(id)
-    locks.pointee.children = bag
+    children.pointee.remove(id)
     LockPrimitive.unlock(&locks.pointee.childrenLock)
   }
 
@@ -467,7 +477,7 @@ class SinkCore: Disposable, @unchecked Sendable {
     guard !deliversInOwnersTurn else { return 0 }
     LockPrimitive.lock(&locks.pointee.childrenLock)
     defer { LockPrimitive.unlock(&locks.pointee.childrenLock) }
-    return locks.pointee.children.count
+    return children.pointee.count
   }
 
   /// Adds a child disposable, or disposes it at once if the subscription has ended. Not for a subject's sink,
@@ -476,9 +486,7 @@ class SinkCore: Disposable, @unchecked Sendable {
   final func addChild(_ disposable: any Disposable) {
     precondition(!deliversInOwnersTurn, "SinkCore.addChild: a subject's sink keeps no children")
     LockPrimitive.lock(&locks.pointee.childrenLock)
-    var bag = locks.pointee.children  // loaded and stored, not updated in place: see `SinkState`
-    let inserted = bag.insert(disposable)
-    locks.pointee.children = bag
+    let inserted = children.pointee.insert(disposable)
     LockPrimitive.unlock(&locks.pointee.childrenLock)
     if !inserted { disposable.dispose() }
   }
@@ -498,11 +506,13 @@ final class Sink<Value: Sendable, Failure: Error>: SinkCore, Subscriber, @unchec
 
   /// Creates the sink of one subscription that delivers to the closures in `box` (see `SubscriberBox`).
   @usableFromInline
-  static func make(boxed box: ObserverBox, owner: SinkOwner? = nil) -> Sink {
-    let memory = Memory(bufferClass: Sink.self, minimumCapacity: tailCapacity(ownedBy: owner)) { _, _ in
-      SinkHeader(owner: owner, deliversInOwnersTurn: owner != nil)
-    }
-    let sink = unsafeDowncast(memory.buffer, to: Sink.self)
+  static func make(boxed box: consuming ObserverBox, owner: SinkOwner? = nil) -> Sink {
+    // One expression, so that the buffer pointer's reference ends here rather than after `setUp`'s calls: its
+    // copy as `sink` and its release then cancel out.
+    let sink = unsafeDowncast(
+      Memory(bufferClass: Sink.self, minimumCapacity: tailCapacity(ownedBy: owner)) { _, _ in
+        SinkHeader(owner: owner, deliversInOwnersTurn: owner != nil)
+      }.buffer, to: Sink.self)
     sink.setUp(box)
     return sink
   }

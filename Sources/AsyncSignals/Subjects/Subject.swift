@@ -72,7 +72,7 @@ public class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failure>, S
     true
   }
 
-  final override func attach(boxed box: SubscriberBox) -> any Disposable {
+  final override func attach(boxed box: consuming SubscriberBox) -> any Disposable {
     storage.attach(boxed: box)
   }
 

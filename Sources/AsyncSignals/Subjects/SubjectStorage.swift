@@ -246,7 +246,7 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
 
   /// `attach(_:)` for a subscriber's closures boxed by `subscribeNext`, which brings no demand.
   @usableFromInline
-  func attach(boxed box: SubscriberBox) -> any Disposable {
+  func attach(boxed box: consuming SubscriberBox) -> any Disposable {
     let sink = Sink<Value, Failure>.make(boxed: box, owner: self)
     start(sink)
     return sink
