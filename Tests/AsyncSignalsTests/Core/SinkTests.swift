@@ -91,11 +91,7 @@ struct SinkTests {
   func boxedSubscriberClosures(ending: Ending) {
     let tracker = LifetimeTracker()
     let subject = Subject<Int, TestError>()
-    let kept = Locked<(any Subscriber<Int, TestError>)?>(nil)
-    let created = Signal<Int, TestError>.create { subscriber in
-      kept.value = subscriber  // a producer that never lets go
-      return nil
-    }
+    let created = LoopbackSource<Int, TestError>()  // a `create` body that never lets go of its subscriber
     let neverFailing = Subject<Int, Never>()
     let log = Locked<[String]>([])
     let subscriptions: [any Disposable] = {
@@ -105,7 +101,7 @@ struct SinkTests {
           { [tracked] in log.append("subject \($0)"); withExtendedLifetime(tracked) {} },
           error: { [tracked] _ in log.append("subject failed"); withExtendedLifetime(tracked) {} },
           completed: { [tracked] in log.append("subject completed"); withExtendedLifetime(tracked) {} }),
-        created.subscribeNext(
+        created.signal.subscribeNext(
           { [tracked] in log.append("create \($0)"); withExtendedLifetime(tracked) {} },
           error: { [tracked] _ in log.append("create failed"); withExtendedLifetime(tracked) {} },
           completed: { [tracked] in log.append("create completed"); withExtendedLifetime(tracked) {} }),
@@ -113,7 +109,7 @@ struct SinkTests {
       ]
     }()
     subject.sendNext(1)
-    kept.value?.sendNext(1)
+    created.sendNext(1)
     neverFailing.sendNext(1)
     #expect(tracker.liveCount == 1)
     switch ending {
@@ -121,15 +117,15 @@ struct SinkTests {
       for subscription in subscriptions { subscription.dispose() }
     case .completion:
       subject.sendCompleted()
-      kept.value?.sendCompleted()
+      created.sendCompleted()
       neverFailing.sendCompleted()
     case .failure:
       subject.sendError(TestError())
-      kept.value?.sendError(TestError())
+      created.sendError(TestError())
       neverFailing.sendCompleted()
     }
     subject.sendNext(2)
-    kept.value?.sendNext(2)
+    created.sendNext(2)
     neverFailing.sendNext(2)
     let ends: [String] =
       switch ending {
