@@ -1,11 +1,11 @@
 import Synchronization
 
 #if canImport(Darwin)
-  import Darwin
+import Darwin
 #elseif canImport(Glibc)
-  import Glibc
+import Glibc
 #elseif canImport(Musl)
-  import Musl
+import Musl
 #endif
 
 // The serial-delivery engine (guarantees 1, 2, 6 and 8).
