@@ -36,19 +36,7 @@ public final class ClosureSubscriber<Value: Sendable, Failure: Error>: Subscribe
     next: @escaping @Sendable (Value) -> Void, error: @escaping @Sendable (Failure) -> Void,
     completed: @escaping @Sendable () -> Void
   ) {
-    sink = Sink.make(
-      Observer(raw: { kind, payload in
-        switch kind {
-        case .next:
-          next(payload.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee)
-          return .proceed
-        case .error:
-          error(payload.unsafelyUnwrapped.assumingMemoryBound(to: Failure.self).pointee)
-        case .completed:
-          completed()
-        }
-        return .stop
-      }))
+    sink = Sink.make(boxed: EventSubscriberBox(next: next, error: error, completed: completed))
   }
 
   /// Calls `next` with `value`, unless the subscriber has ended.

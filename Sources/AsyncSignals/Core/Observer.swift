@@ -144,6 +144,27 @@ extension Event {
   }
 }
 
+extension EventKind {
+  /// Hands a raw event (see `RawObserver`) to the closure for its kind, as a subscriber made of closures does, and
+  /// answers `.proceed` after a value and `.stop` after the terminal event. Inlined, so the closures are called
+  /// directly, typed where the caller is specialised.
+  @inlinable @inline(__always)
+  func send<Value, Failure>(
+    _ payload: UnsafeRawPointer?, next: (Value) -> Void, error: (Failure) -> Void, completed: () -> Void
+  ) -> Flow {
+    switch self {
+    case .next:
+      next(payload.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee)
+      return .proceed
+    case .error:
+      error(payload.unsafelyUnwrapped.assumingMemoryBound(to: Failure.self).pointee)
+    case .completed:
+      completed()
+    }
+    return .stop
+  }
+}
+
 /// State that only a serially-called observer touches.
 ///
 /// Observers are called one at a time (contract 1 above), ordered by the lock of whatever delivers to them,

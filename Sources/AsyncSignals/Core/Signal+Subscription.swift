@@ -77,18 +77,7 @@ extension Signal {
       return attach(boxed: EventSubscriberBox(next: next, error: error, completed: completed))
     }
     return attach(
-      Observer(raw: { kind, payload in
-        switch kind {
-        case .next:
-          next(payload.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee)
-          return .proceed
-        case .error:
-          error(payload.unsafelyUnwrapped.assumingMemoryBound(to: Failure.self).pointee)
-        case .completed:
-          completed()
-        }
-        return .stop
-      }))
+      Observer(raw: { kind, payload in kind.send(payload, next: next, error: error, completed: completed) }))
   }
 
   /// Subscribes with closures for values and the failure; completion ends the subscription silently.

@@ -199,16 +199,7 @@ final class EventSubscriberBox<Value, Failure: Error>: SubscriberBox, @unchecked
     self.completed = completed
     super.init { box, kind, payload in
       let box = unsafeDowncast(box, to: EventSubscriberBox.self)
-      switch kind {
-      case .next:
-        box.next(payload.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee)
-        return .proceed
-      case .error:
-        box.error(payload.unsafelyUnwrapped.assumingMemoryBound(to: Failure.self).pointee)
-      case .completed:
-        box.completed()
-      }
-      return .stop
+      return kind.send(payload, next: box.next, error: box.error, completed: box.completed)
     }
   }
 }
