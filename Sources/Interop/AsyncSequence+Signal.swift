@@ -58,7 +58,7 @@ extension AsyncSequence where Self: Sendable, Element: Sendable {
   }
 
   /// Iterates the sequence in `isolation`, sending each element to `subscriber`, then its end.
-  private func pump(into subscriber: any Subscriber<Element, Failure>, isolation: isolated (any Actor)?) async {
+  private func pump(into subscriber: AsyncSubscriber<Element, Failure>, isolation: isolated (any Actor)?) async {
     var iterator = makeAsyncIterator()
     do throws(Failure) {
       while let element = try await iterator.next(isolation: isolation) {

@@ -52,8 +52,9 @@ extension Signal {
   /// Each subscription starts `body` in a new detached task (`Task.detached`), which inherits neither the
   /// subscriber's priority nor its task-local values; `body` runs in its own isolation, as in
   /// `Signal.async(_:)`: by default on the global concurrent executor, never on the subscriber's actor. The
-  /// subscriber may be sent to from there or from tasks `body` awaits; events are
-  /// delivered one at a time (guarantee 1). When `body` returns the signal completes (unless it already
+  /// ``AsyncSubscriber`` it receives may be sent to from there or from tasks `body` awaits; events are
+  /// delivered one at a time (guarantee 1). Its `await send(_:)` waits while a bounded consumer is full; its
+  /// `sendNext(_:)` never waits. When `body` returns the signal completes (unless it already
   /// terminated); when it throws, the signal fails with the typed error. Disposing the subscription cancels
   /// the task and ignores whatever is sent afterwards.
   ///
@@ -73,7 +74,7 @@ extension Signal {
   /// - Note: `Signal.create(_:)` (ReactiveCocoa 2.5 `+createSignal:`) with an async body, where the
   ///   returned disposable is the task's cancellation.
   public static func async(
-    _ body: @escaping @Sendable @isolated(any) (_ subscriber: any Subscriber<Value, Failure>) async throws(Failure)
+    _ body: @escaping @Sendable @isolated(any) (_ subscriber: AsyncSubscriber<Value, Failure>) async throws(Failure)
       -> Void
   ) -> Signal<Value, Failure> {
     detachedTask { subscriber in
@@ -146,10 +147,10 @@ extension Signal {
   /// - Note: ReactiveCocoa 2.5 `+createSignal:` with asynchronous work on an actor.
   public static func async<A: Actor>(
     isolatedTo actor: A,
-    _ body: @escaping @Sendable (isolated A, _ subscriber: any Subscriber<Value, Failure>) async throws(Failure)
+    _ body: @escaping @Sendable (isolated A, _ subscriber: AsyncSubscriber<Value, Failure>) async throws(Failure)
       -> Void
   ) -> Signal<Value, Failure> {
-    async { (subscriber: any Subscriber<Value, Failure>) async throws(Failure) -> Void in
+    async { (subscriber: AsyncSubscriber<Value, Failure>) async throws(Failure) -> Void in
       try await body(actor, subscriber)
     }
   }
@@ -165,47 +166,26 @@ extension Signal {
   /// library's main-actor jobs counts with them (`MainActorJobs`) until its task ends. The iteration of an async
   /// sequence passes `false`: a source that need not end is not work to wait for.
   static func detachedTask(
-    tracked: Bool = true, _ work: @escaping @Sendable (any Subscriber<Value, Failure>) async -> Void
+    tracked: Bool = true, _ work: @escaping @Sendable (AsyncSubscriber<Value, Failure>) async -> Void
   ) -> Signal<Value, Failure> {
     create(withDemand: { subscriber, demand in
       // Under a bounded consumer, the body's `send(_:)` suspends while it is full (flow control).
-      let paced: any Subscriber<Value, Failure> = demand.map { PacedSubscriber(subscriber, demand: $0) } ?? subscriber
+      let subscriber = AsyncSubscriber(subscriber, demand: demand)
       let task: Task<Void, Never>
       if tracked, let tracking = TrackedAsyncWork.begin() {
-        task = Task.detached { await tracking.run { await work(paced) } }
+        task = Task.detached { await tracking.run { await work(subscriber) } }
       } else if tracked, MainActorJobs.countedEpoch != nil {
         // Started by one of the library's main-actor jobs (an observation's value, a binding's): counted with them,
         // in their epoch, until the task ends, so that a chain main → task → main settles as one piece of work.
         let epoch = MainActorJobs.begin()
         task = Task.detached {
-          await MainActorJobs.$countedEpoch.withValue(epoch) { await work(paced) }
+          await MainActorJobs.$countedEpoch.withValue(epoch) { await work(subscriber) }
           MainActorJobs.end(epoch)
         }
       } else {
-        task = Task.detached { await work(paced) }
+        task = Task.detached { await work(subscriber) }
       }
       return ActionDisposable { task.cancel() }
     })
-  }
-}
-
-/// The subscriber of an async body under a bounded consumer: `send(_:)` suspends while the consumer is full.
-struct PacedSubscriber<Value: Sendable, Failure: Error>: Subscriber {
-  let base: any Subscriber<Value, Failure>
-  let demand: Demand
-
-  init(_ base: any Subscriber<Value, Failure>, demand: Demand) {
-    self.base = base
-    self.demand = demand
-  }
-
-  func sendNext(_ value: Value) { base.sendNext(value) }
-  func sendError(_ error: Failure) { base.sendError(error) }
-  func sendCompleted() { base.sendCompleted() }
-
-  nonisolated(nonsending) func send(_ value: Value) async {
-    // Room (the usual case, one atomic load): no call to the async `room()`, whose frame the task would allocate.
-    if !demand.hasRoom { await demand.room() }
-    base.sendNext(value)
   }
 }

@@ -237,6 +237,44 @@ struct FlowControlTests {
     #expect(values.overflowCount >= 100 - 1 - 4)
   }
 
+  @Test(
+    "a Signal.async body that subscribes its subscriber to another signal: leaving the loop disposes that subscription",
+    arguments: [SignalBufferingPolicy.unbounded, .bounded(2)])
+  func asyncBodyForwardsItsSubscription(policy: SignalBufferingPolicy) async {
+    let forwardedDisposed = Gate()
+    let forwarded = Signal<Int, Never>.create { subscriber in
+      subscriber.sendNext(1)
+      return ActionDisposable { forwardedDisposed.open() }
+    }
+    let signal = Signal<Int, Never>.async { subscriber in
+      forwarded.subscribe(subscriber)  // the subscriber keeps this subscription (didSubscribe(with:)) with its own
+      let cancelled = Gate()
+      await withTaskCancellationHandler { await cancelled.wait() } onCancel: { cancelled.open() }
+    }
+    for await value in signal.values(bufferingPolicy: policy) {
+      #expect(value == 1)
+      break  // disposes the loop's subscription, and with it the forwarded one
+    }
+    #expect(forwardedDisposed.isOpen)
+  }
+
+  @Test("values a Signal.async body forwards from another signal do not wait: the excess is counted")
+  func asyncBodyForwardedValuesAreCounted() async {
+    let forwardedAll = Gate()
+    let signal = Signal<Int, Never>.async { subscriber in
+      Signal.from(0..<10).subscribe(subscriber)  // sent with sendNext(_:), all at once
+      forwardedAll.open()
+    }
+    let values = signal.values(bufferingPolicy: .bounded(2))
+    var iterator = values.makeAsyncIterator()
+    let first = await iterator.next()
+    await forwardedAll.wait()  // the body forwarded everything while the loop took one value
+    var received = [first]
+    while let value = await iterator.next() { received.append(value) }
+    #expect(received == Array(0..<10))
+    #expect(values.overflowCount >= 10 - 1 - 2)
+  }
+
   @Test("a paused source resumes once the loop has taken its buffer down to half the bound, not before")
   func resumesAtHalf() async {
     let produced = Locked(0)

@@ -73,12 +73,12 @@ public protocol Subscriber<Value, Failure>: Sendable {
 
   /// Receives a value once the consumer has room for it: ``sendNext(_:)`` for async code under flow control.
   ///
-  /// The subscriber that a `Signal.async` body (or an `AsyncSequence`'s `signal`) receives suspends here while a
-  /// bounded consumer at the end of the chain — `values(bufferingPolicy: .bounded(n))` — is full, and resumes
-  /// when the consumer has taken its buffer down to half, when the consumer ends, or when the task is cancelled
-  /// (the value is then sent, and ignored if the subscription has ended). Where nothing bounds the chain, or an
-  /// operator on the way does not carry the pause, it sends at once. The default implementation, which every other
-  /// subscriber has, sends at once.
+  /// `AsyncSubscriber`, the subscriber that a `Signal.async` body (or an `AsyncSequence`'s `signal`) receives,
+  /// suspends here while a bounded consumer at the end of the chain — `values(bufferingPolicy: .bounded(n))` — is
+  /// full, and resumes when the consumer has taken its buffer down to half, when the consumer ends, or when the task
+  /// is cancelled (the value is then sent, and ignored if the subscription has ended). Where nothing bounds the chain,
+  /// or an operator on the way does not carry the pause, it sends at once. The default implementation, which every
+  /// other subscriber has, sends at once.
   ///
   /// ```swift
   /// let lines = Signal<String, Never>.async { subscriber in
