@@ -152,7 +152,8 @@ package struct LockedState<State> {
   let storage: LockedStorage<State>
 
   /// `spinning: true` for a lock that threads contend for by design (see `LockPrimitive.setUp`): zip's and
-  /// combineLatest's, whose inputs each send from a thread of their own.
+  /// combineLatest's, whose inputs each send from a thread of their own, and a `for await` loop's, which its producer
+  /// and its consumer take from two threads.
   @inlinable
   package init(_ initial: State, spinning: Bool = false) {
     storage = .make(initial, spinning: spinning)
