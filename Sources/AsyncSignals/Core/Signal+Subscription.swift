@@ -49,7 +49,9 @@ extension Signal {
 
   /// Subscribes with closures for values, the failure and completion.
   ///
-  /// The closures are called one at a time, never concurrently, and released when the subscription ends.
+  /// The closures are called one at a time, never concurrently, and released when the subscription ends. Once the
+  /// subscription is disposed, none is called again, even when a callback disposes it and an operator sends another
+  /// event straight after (`take(n)`'s completion after its n-th value).
   ///
   /// ```swift
   /// download.subscribeNext({ print("progress", $0) }, error: { print("failed", $0) }, completed: {
@@ -76,8 +78,22 @@ extension Signal {
     if attachesSubscriberBoxes {
       return attach(boxed: EventSubscriberBox(next: next, error: error, completed: completed))
     }
-    return attach(
-      Observer(raw: { kind, payload in kind.send(payload, next: next, error: error, completed: completed) }))
+    // An operator stands between the signal and the closures. It may send two events for one it receives —
+    // `take(n)`'s n-th value and then its completion, `collect`'s array and then its completion — calling this
+    // observer straight after a value whose callback disposed the subscription, with no sink in between to see it.
+    // So a terminal event is checked against the subscription here (guarantee 2), as `subscribe(_:)` checks every
+    // event, and ends it once its callback has run. Values need no check: each one reaches this observer through a
+    // sink (a source's, an inner's, a hop's), which checks its own subscription, so the per-value path is unchanged.
+    let subscription = SerialDisposable()
+    subscription.inner = attach(
+      Observer(raw: { kind, payload in
+        if kind == .next { return kind.send(payload, next: next, error: error, completed: completed) }
+        guard !subscription.isDisposed else { return .stop }
+        let flow = kind.send(payload, next: next, error: error, completed: completed)
+        subscription.dispose()
+        return flow
+      }))
+    return subscription
   }
 
   /// Subscribes with closures for values and the failure; completion ends the subscription silently.

@@ -147,6 +147,72 @@ struct GuaranteeTests {
     #expect(completed.events == [.completed])
   }
 
+  /// What a subscriber that disposes its own subscription in its first value's callback receives, through `operate`
+  /// applied to a subject, as `sends` drives it: the first value, and nothing after it.
+  private func selfDisposing<Output: Sendable>(
+    _ operate: (Signal<Int, Never>) -> Signal<Output, Never>, closures: SubscribeClosures,
+    sends: (Subject<Int, Never>) -> Void
+  ) -> [String] {
+    let subject = Subject<Int, Never>()
+    let subscription = Locked<(any Disposable)?>(nil)
+    let events = Locked<[String]>([])
+    let next: @Sendable (Output) -> Void = { value in
+      events.append("next \(value)")
+      subscription.value?.dispose()
+    }
+    switch closures {
+    case .nextOnly:
+      subscription.value = operate(subject).subscribeNext(next)
+    case .nextAndCompleted:
+      subscription.value = operate(subject).subscribeNext(next, completed: { events.append("completed") })
+    case .subscriber:
+      subscription.value = operate(subject).subscribe(
+        ClosureSubscriber(next: next, error: { _ in }, completed: { events.append("completed") }))
+    }
+    sends(subject)
+    return events.value
+  }
+
+  enum SubscribeClosures: CaseIterable, Sendable {
+    case nextOnly, nextAndCompleted, subscriber
+  }
+
+  @Test(
+    "2. terminal means terminal: a subscriber that disposes itself in a value's callback gets nothing more, even from an operator that sends two events for one",
+    arguments: SubscribeClosures.allCases)
+  func selfDisposalInValue(closures: SubscribeClosures) {
+    // take(n)'s n-th value and its completion.
+    #expect(selfDisposing({ $0.take(1) }, closures: closures) { $0.sendNext(1) } == ["next 1"])
+    // collect's array and its completion, both sent when the source completes.
+    let collected = selfDisposing({ $0.collect() }, closures: closures) {
+      $0.sendNext(1)
+      $0.sendNext(2)
+      $0.sendCompleted()
+    }
+    #expect(collected == ["next [1, 2]"])
+    // materialize's completed event as a value, then its completion.
+    #expect(selfDisposing({ $0.materialize() }, closures: closures) { $0.sendCompleted() } == ["next completed"])
+    // Three values from a synchronous inner signal, sent while it is being subscribed to.
+    let flattened = selfDisposing({ $0.flattenMap { _ in Signal.from([1, 2, 3]) } }, closures: closures) {
+      $0.sendNext(0)
+    }
+    #expect(flattened == ["next 1"])
+    let concatenated = selfDisposing({ $0.concat(Signal.from([1, 2, 3])) }, closures: closures) {
+      $0.sendCompleted()
+    }
+    #expect(concatenated == ["next 1"])
+    // Three values queued on a scheduler, delivered by one job.
+    let scheduler = TestScheduler()
+    let delivered = selfDisposing({ $0.deliver(on: scheduler) }, closures: closures) {
+      $0.sendNext(1)
+      $0.sendNext(2)
+      $0.sendNext(3)
+      $0.sendCompleted()
+      scheduler.advance()
+    }
+    #expect(delivered == ["next 1"])
+  }
+
   @Test("3. disposal is exactly once: 8 threads disposing one subscription run its cleanup once")
   func disposalExactlyOnce() {
     for _ in 0..<100 {

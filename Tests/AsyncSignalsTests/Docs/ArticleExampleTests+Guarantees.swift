@@ -35,6 +35,19 @@ extension ArticleExampleTests {
     #expect(console.lines == ["1", "completed"])
   }
 
+  @Test("Guarantees 2: a subscriber that disposes itself in take(1)'s value is not called with the completion")
+  func guaranteesSelfDisposal() {
+    let subject = Subject<Int, Never>()
+    let subscription = SerialDisposable()
+    subscription.inner = subject.take(1).subscribeNext({ value in
+      print(value)
+      subscription.dispose()
+    }, completed: { print("completed") })  // not called: the subscription was disposed first
+    subject.sendNext(1)
+    // 1
+    #expect(console.lines == ["1"])
+  }
+
   @Test("Guarantees 5: a producer thread that waits for subscriberCount loses nothing it sends after")
   func guaranteesAttached() {
     for _ in 0..<100 {

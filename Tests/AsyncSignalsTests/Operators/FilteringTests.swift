@@ -56,30 +56,6 @@ struct FilteringTests {
     #expect(failed.events == [.error(TestError(code: 2))])
   }
 
-  // Guarantee 2 says a subscriber receives nothing once its subscription is disposed. An operator that sends two
-  // events for one it receives (`take(n)`'s n-th value and its completion) calls the subscriber a second time even
-  // when the first callback disposed the subscription: the subscriber's own observer does not know its subscription,
-  // and the operator does not ask. RAC's passthrough subscribers check their disposable; ours do not yet. The
-  // Guarantees article says so. This test records the current behaviour as a known issue, and fails once it is
-  // fixed, so that the article is corrected with it.
-  @Test("guarantee 2: a subscriber that disposes itself in take(1)'s value still gets the completion (known issue)")
-  func takeCompletesAfterSelfDisposal() {
-    let subject = Subject<Int, Never>()
-    let subscription = Locked<(any Disposable)?>(nil)
-    let events = Locked<[String]>([])
-    subscription.value = subject.take(1).subscribeNext(
-      { value in
-        events.value.append("next \(value)")
-        subscription.value?.dispose()
-      },
-      completed: { events.value.append("completed") })
-    subject.sendNext(1)
-    withKnownIssue("take(n) calls the subscriber again after a callback disposed its subscription") {
-      #expect(events.value == ["next 1"])
-    }
-    #expect(events.value.first == "next 1")
-  }
-
   @Test("-take:0 is +empty: it completes at once without subscribing")
   func takeZero() {
     let source = SyncSource<Int, TestError>([1, 2])
