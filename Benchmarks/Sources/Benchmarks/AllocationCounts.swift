@@ -39,6 +39,14 @@ extension Benchmark {
       for _ in 0..<n { signal.subscribeNext { sum.add($0) }.dispose() }
       return sum.value
     }
+    // Through an operator, with a completion closure: the subscription checks its own disposable before a terminal
+    // event (guarantee 2), which costs a serial disposable per subscription.
+    add("B15", .asyncSignals, variant: "return.map, next + completed") { n in
+      let sum = Accumulator()
+      let signal = Signal<Int, Never>.return(1).map { $0 }
+      for _ in 0..<n { signal.subscribeNext({ sum.add($0) }, completed: {}).dispose() }
+      return sum.value
+    }
     add("B15", .openCombine, variant: "Just") { n in
       let sum = Accumulator()
       let publisher = Just(1)

@@ -68,6 +68,31 @@ extension Benchmark {
         return sum
       }))
 
+    // Item 5's gap, taken apart (issue 29). The `Signal.async` body above into an unbounded loop: what the producer
+    // costs without flow control. A body whose `sendNext` never waits, into the bounded loop: what the bounded loop
+    // costs without a pause (the excess is counted in `overflowCount`). What the bounded `await send` row adds to
+    // both is the pausing itself.
+    add(
+      "B13", .asyncSignals, variant: "values (unbounded), Signal.async + await send", threaded: true,
+      .async({ n in
+        let signal = AsyncSignals.Signal<Int, Never>.async { subscriber in
+          for value in 0..<n { await subscriber.send(value) }
+        }
+        var sum = 0
+        for await value in signal.values { sum &+= value }
+        return sum
+      }))
+    add(
+      "B13", .asyncSignals, variant: "values(.bounded(64)), Signal.async + sendNext (never waits)", threaded: true,
+      .async({ n in
+        let signal = AsyncSignals.Signal<Int, Never>.async { subscriber in
+          for value in 0..<n { subscriber.sendNext(value) }
+        }
+        var sum = 0
+        for await value in signal.values(bufferingPolicy: .bounded(64)) { sum &+= value }
+        return sum
+      }))
+
     // B18: a cold pipeline read with `for await` in a task, unbounded (the whole source buffered at once, as the
     // walk runs while subscribing) against `.bounded(64)` (the walk pauses and resumes in the loop's task).
     workload(

@@ -46,6 +46,21 @@ extension Benchmark {
       }
       return sum.value
     }
+    // Through an operator, with a completion closure: the subscription checks its own disposable before a terminal
+    // event (guarantee 2), with a serial disposable of its own.
+    add("B10", .asyncSignals, variant: "create.map, next + completed") { n in
+      let sum = Accumulator()
+      let signal = Signal<Int, Never>.create { subscriber in
+        subscriber.sendNext(1)
+        subscriber.sendCompleted()
+        return nil
+      }.map { $0 }
+      for _ in 0..<n {
+        let subscription = signal.subscribeNext({ sum.add($0) }, completed: {})
+        subscription.dispose()
+      }
+      return sum.value
+    }
     // The same loops in a task, where no scheduler is current: subscribing runs the body at once with the
     // subscription scheduler made current around it (guarantee 5), a path the rows above never take.
     add("B10", .asyncSignals, variant: "return, in a task", .async { n in
