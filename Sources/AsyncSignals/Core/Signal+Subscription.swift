@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Signal {
   /// Subscribes `subscriber` to the signal.
   ///
@@ -81,19 +83,18 @@ extension Signal {
     // An operator stands between the signal and the closures. It may send two events for one it receives —
     // `take(n)`'s n-th value and then its completion, `collect`'s array and then its completion — calling this
     // observer straight after a value whose callback disposed the subscription, with no sink in between to see it.
-    // So a terminal event is checked against the subscription here (guarantee 2), as `subscribe(_:)` checks every
-    // event, and ends it once its callback has run. Values need no check: each one reaches this observer through a
-    // sink (a source's, an inner's, a hop's), which checks its own subscription, so the per-value path is unchanged.
-    let subscription = SerialDisposable()
-    subscription.inner = attach(
+    // So the subscription returned is the chain's own disposable with a flag that only its `dispose()` sets, and this
+    // observer checks the flag before a terminal event (guarantee 2). (The chain's disposable cannot say it: operators
+    // with several inputs dispose theirs before they send their terminal event.) Values need no check: each one
+    // reaches this observer through a sink (a source's, an inner's, a hop's), which checks its own subscription, so
+    // the per-value path is unchanged.
+    let disposedByCaller = DisposalFlag()
+    let disposable = attach(
       Observer(raw: { kind, payload in
-        if kind == .next { return kind.send(payload, next: next, error: error, completed: completed) }
-        guard !subscription.isDisposed else { return .stop }
-        let flow = kind.send(payload, next: next, error: error, completed: completed)
-        subscription.dispose()
-        return flow
+        if kind != .next, disposedByCaller.isSet { return .stop }
+        return kind.send(payload, next: next, error: error, completed: completed)
       }))
-    return subscription
+    return CallbackSubscription(disposable, flag: disposedByCaller)
   }
 
   /// Subscribes with closures for values and the failure; completion ends the subscription silently.
@@ -287,5 +288,45 @@ extension Signal where Failure == Never {
   @discardableResult
   public func subscribeCompleted(_ completed: @escaping @Sendable () -> Void) -> any Disposable {
     subscribeNext({ _ in }, error: { _ in }, completed: completed)
+  }
+}
+
+/// Set once the subscriber has disposed a subscription made with closures (`CallbackSubscription`).
+@usableFromInline
+final class DisposalFlag: Sendable {
+  @usableFromInline let value = Atomic<Bool>(false)  // guarded by: atomicity
+
+  @inlinable
+  init() {}
+
+  @inlinable
+  var isSet: Bool { value.load(ordering: .acquiring) }
+}
+
+/// The subscription `subscribeNext(_:error:completed:)` returns through an operator: the operator chain's disposable,
+/// and the flag its `dispose()` sets, which the closures' observer checks before a terminal event.
+///
+/// Disposing it disposes the chain's disposable on every call, not only the first, so that a caller's `dispose()`
+/// returns only once the chain's own has: that is what stops deliveries (no delivery starts on a thread after its
+/// `dispose()` there has returned).
+@usableFromInline
+final class CallbackSubscription: Disposable {
+  @usableFromInline let inner: any Disposable
+  @usableFromInline let flag: DisposalFlag
+
+  @inlinable
+  init(_ inner: any Disposable, flag: DisposalFlag) {
+    self.inner = inner
+    self.flag = flag
+  }
+
+  /// Disposed by the caller, or ended (the chain's disposable is disposed once the subscription has terminated).
+  @usableFromInline
+  var isDisposed: Bool { flag.isSet || inner.isDisposed }
+
+  @usableFromInline
+  func dispose() {
+    flag.value.store(true, ordering: .releasing)
+    inner.dispose()
   }
 }

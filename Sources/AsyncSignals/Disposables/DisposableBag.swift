@@ -88,13 +88,16 @@ struct DisposableBag: Sendable {
 
 /// Arranges for `forget` to run once `disposable` has been disposed, if it is a kind that can say so: a
 /// ``SerialDisposable`` (what ``Signal/subscribe(_:)`` hands to ``Subscriber/didSubscribe(with:)``) or a
-/// ``CompoundDisposable`` (RAC's way: a child that runs `forget`). Other disposables are kept until their owner
-/// ends. `forget` receives the disposable's identity, to remove it from a `DisposableBag` without retaining it.
+/// ``CompoundDisposable`` (RAC's way: a child that runs `forget`), or what `subscribeNext(_:error:completed:)`
+/// returns through an operator, when its chain's disposable is one of those. Other disposables are kept until their
+/// owner ends. `forget` receives the disposable's identity, to remove it from a `DisposableBag` without retaining it.
 func whenDisposed(_ disposable: any Disposable, forget: @escaping @Sendable (ObjectIdentifier) -> Void) {
   let id = ObjectIdentifier(disposable)
   if let serial = disposable as? SerialDisposable {
     serial.whenDisposed { forget(id) }
   } else if let compound = disposable as? CompoundDisposable {
     compound.add(ActionDisposable { forget(id) })  // disposed, so run, at once if the compound already is
+  } else if let callbacks = disposable as? CallbackSubscription {
+    whenDisposed(callbacks.inner) { _ in forget(id) }  // disposing it disposes its chain's disposable
   }
 }

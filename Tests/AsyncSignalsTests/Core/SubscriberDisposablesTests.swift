@@ -55,6 +55,20 @@ struct SubscriberDisposablesTests {
     #expect(!keepsEndedSubscription(subscriber))
   }
 
+  @Test("a subscriber forgets a disposed closure subscription through catch (a compound) that it was handed")
+  func closureSubscriptionThroughMerge() {
+    let subscriber = ClosureSubscriber<Int, Never>(next: { _ in }, error: { _ in }, completed: {})
+    weak var weakSubscription: (any Disposable)?
+    do {
+      let caught = Subject<Int, TestError>().catch(to: Signal<Int, Never>.never)
+      let subscription = caught.subscribeNext({ _ in }, completed: {})
+      subscriber.didSubscribe(with: subscription)
+      weakSubscription = subscription
+      subscription.dispose()
+    }
+    #expect(weakSubscription == nil)
+  }
+
   @Test("1 000 000 short subscriptions into one subject and one create subscriber, from two threads, keep none")
   func millionShortSubscriptions() {
     let subject = Subject<Int, Never>()
