@@ -56,7 +56,7 @@ struct SubscriberDisposablesTests {
   }
 
   @Test("a subscriber forgets a disposed closure subscription through catch (a compound) that it was handed")
-  func closureSubscriptionThroughMerge() {
+  func closureSubscriptionThroughCompound() {
     let subscriber = ClosureSubscriber<Int, Never>(next: { _ in }, error: { _ in }, completed: {})
     weak var weakSubscription: (any Disposable)?
     do {
