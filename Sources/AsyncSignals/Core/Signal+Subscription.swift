@@ -1,5 +1,3 @@
-import Synchronization
-
 extension Signal {
   /// Subscribes `subscriber` to the signal.
   ///
@@ -88,10 +86,10 @@ extension Signal {
     // with several inputs dispose theirs before they send their terminal event.) Values need no check: each one
     // reaches this observer through a sink (a source's, an inner's, a hop's), which checks its own subscription, so
     // the per-value path is unchanged.
-    let disposedByCaller = DisposalFlag()
+    let disposedByCaller = ActionDisposable()  // no action: a flag that its `dispose()` sets
     let disposable = attach(
       Observer(raw: { kind, payload in
-        if kind != .next, disposedByCaller.isSet { return .stop }
+        if kind != .next, disposedByCaller.isDisposed { return .stop }
         return kind.send(payload, next: next, error: error, completed: completed)
       }))
     return CallbackSubscription(disposable, flag: disposedByCaller)
@@ -291,18 +289,6 @@ extension Signal where Failure == Never {
   }
 }
 
-/// Set once the subscriber has disposed a subscription made with closures (`CallbackSubscription`).
-@usableFromInline
-final class DisposalFlag: Sendable {
-  @usableFromInline let value = Atomic<Bool>(false)  // guarded by: atomicity
-
-  @inlinable
-  init() {}
-
-  @inlinable
-  var isSet: Bool { value.load(ordering: .acquiring) }
-}
-
 /// The subscription `subscribeNext(_:error:completed:)` returns through an operator: the operator chain's disposable,
 /// and the flag its `dispose()` sets, which the closures' observer checks before a terminal event.
 ///
@@ -312,21 +298,22 @@ final class DisposalFlag: Sendable {
 @usableFromInline
 final class CallbackSubscription: Disposable {
   @usableFromInline let inner: any Disposable
-  @usableFromInline let flag: DisposalFlag
+  /// Disposed by the caller's `dispose()` alone (it has no action).
+  @usableFromInline let flag: ActionDisposable
 
   @inlinable
-  init(_ inner: any Disposable, flag: DisposalFlag) {
+  init(_ inner: any Disposable, flag: ActionDisposable) {
     self.inner = inner
     self.flag = flag
   }
 
   /// Disposed by the caller, or ended (the chain's disposable is disposed once the subscription has terminated).
   @usableFromInline
-  var isDisposed: Bool { flag.isSet || inner.isDisposed }
+  var isDisposed: Bool { flag.isDisposed || inner.isDisposed }
 
   @usableFromInline
   func dispose() {
-    flag.value.store(true, ordering: .releasing)
+    flag.dispose()
     inner.dispose()
   }
 }
