@@ -4,10 +4,10 @@ import Testing
 
 @testable import AsyncSignalsInterop
 
-// A `.bounded(n)` loop takes what is buffered in one go into a private batch, as the unbounded loop does (issue 29,
-// item 5), and the batch counts against the bound until the loop has taken it: what the source produced is never more
-// than `n` ahead of what the loop has taken, and a paused source resumes once the batch and the buffer together are
-// down to half, while the batch is still being taken.
+// A `.bounded(n)` loop takes its values without a lock round trip per value (issue 29, item 5): from a ring that the
+// producer fills and the loop empties without a lock, and, for what overflowed it, in a batch taken in one go as the
+// unbounded loop does. What the source produced is never more than `n` ahead of what the loop has taken, and a paused
+// source resumes once what the loop holds is down to half.
 
 /// A weak reference to a value a loop holds, to see when it is released.
 private struct WeakTracked: Sendable {
@@ -15,9 +15,9 @@ private struct WeakTracked: Sendable {
   init(_ object: Tracked) { self.object = object }
 }
 
-@Suite("Flow control: a bounded loop takes in batches")
+@Suite("Flow control: a bounded loop takes without a lock round trip per value")
 struct FlowControlBatchTests {
-  @Test("a bounded loop takes what is buffered in one go; the batch counts against the bound and reopens it at half")
+  @Test("a bounded loop takes from its ring without the lock; what it holds reopens the bound at half")
   func batchCountsAgainstTheBound() async {
     let produced = Locked(0)
     let values = Signal<Int, Never>.from(0..<100).doNext { _ in produced.increment() }
@@ -29,17 +29,17 @@ struct FlowControlBatchTests {
       if let value = await iterator.next() { taken.append(value) }
       #expect(produced.value - taken.count <= 8, "after taking \(taken.count)")
     }
-    await take(&iterator)  // subscribes: the walk buffers 8 and pauses; 0 is returned, 1 to 7 move to the batch
+    await take(&iterator)  // subscribes: the walk fills the ring with 8 and pauses; 0 is returned, 7 held
     #expect(produced.value == 8)
-    #expect(iterator.batchedCount == 7)
-    for _ in 0..<3 { await take(&iterator) }  // 4 held, all in the batch: half of 8
-    #expect(produced.value == 8 + 4)  // resumed while the batch was being taken, on this task, until 8 held again
-    #expect(iterator.batchedCount == 4)
-    for _ in 0..<3 { await take(&iterator) }  // 1 in the batch, 4 buffered: 5 held
+    #expect(iterator.heldCount == 7)
+    for _ in 0..<3 { await take(&iterator) }  // 4 held: half of 8
+    #expect(produced.value == 8 + 4)  // resumed as the loop took the fourth, on this task, until 8 held again
+    #expect(iterator.heldCount == 8)
+    for _ in 0..<3 { await take(&iterator) }  // 5 held
     #expect(produced.value == 12)
-    await take(&iterator)  // the batch is empty, 4 buffered: half; the 4 move to the batch
+    await take(&iterator)  // 4 held: half again
     #expect(produced.value == 16)
-    #expect(iterator.batchedCount == 4)
+    #expect(iterator.heldCount == 8)
     while taken.count < 100 { await take(&iterator) }
     #expect(await iterator.next() == nil)
     #expect(taken == Array(0..<100))
@@ -47,7 +47,7 @@ struct FlowControlBatchTests {
     #expect(values.overflowCount == 0)
   }
 
-  @Test("an async producer that never pauses on its own stays within the bound of a loop that takes in batches")
+  @Test("an async producer that never pauses on its own stays within the bound of a loop that takes without the lock")
   func asyncProducerStaysWithinTheBound() async {
     let sent = Locked(0)
     let signal = Signal<Int, Never>.async { subscriber in
@@ -60,20 +60,20 @@ struct FlowControlBatchTests {
     var iterator = values.makeAsyncIterator()
     var received: [Int] = []
     var furthestAhead = 0
-    var batched = 0
+    var held = 0
     while let value = await iterator.next() {
       received.append(value)
       furthestAhead = max(furthestAhead, sent.value - received.count)
-      batched = max(batched, iterator.batchedCount)
+      held = max(held, iterator.heldCount)
       if received.count.isMultiple(of: 100) { await Task.yield() }
     }
     #expect(received == Array(0..<10_000))  // in order, none lost, none twice
     #expect(furthestAhead <= 16)
     #expect(iterator.highWaterMark <= 16 && values.overflowCount == 0)
-    #expect(batched <= 16)
+    #expect(held <= 16)
   }
 
-  @Test("a subject fed with await send from a task stays within the bound of a loop that takes in batches")
+  @Test("a subject fed with await send from a task stays within the bound of a loop that takes without the lock")
   func subjectSendStaysWithinTheBound() async {
     let subject = Subject<Int, Never>()
     let sent = Locked(0)
@@ -101,7 +101,27 @@ struct FlowControlBatchTests {
     #expect(iterator.highWaterMark <= 16 + 1)
   }
 
-  @Test("a signal that terminates while values wait in the batch ends after them, in order")
+  @Test("a sender that cannot pause overflows the ring: counted, and received after the ring's values, in order")
+  func overflowAfterTheRing() async {
+    let subject = Subject<Int, Never>()
+    let values = subject.startWith(0).values(bufferingPolicy: .bounded(4))
+    var iterator = values.makeAsyncIterator()
+    #expect(await iterator.next() == 0)  // subscribed, and not waiting while the subject sends
+    for value in 1...10 { subject.sendNext(value) }  // 1 to 4 fill the ring; 5 to 10 go past it, each counted
+    #expect(values.overflowCount == 6)
+    #expect(iterator.highWaterMark == 10)
+    #expect(iterator.heldCount == 4)  // the overflow waits behind the lock, not in the ring
+    var received: [Int] = []
+    for _ in 1...10 {
+      if let value = await iterator.next() { received.append(value) }
+    }
+    subject.sendNext(11)
+    subject.sendCompleted()
+    while let value = await iterator.next() { received.append(value) }
+    #expect(received == Array(1...11))
+  }
+
+  @Test("a signal that terminates while values wait in the ring ends after them, in order")
   func terminationAfterTheBatch() async {
     let subject = ReplaySubject<Int, TestError>()
     for value in 1...5 { subject.sendNext(value) }
@@ -109,10 +129,10 @@ struct FlowControlBatchTests {
     var received: [Int] = []
     var failure: TestError?
     do {
-      // The first call subscribes: 1 to 5 are replayed at once; 1 is returned and 2 to 5 move to the batch.
+      // The first call subscribes: 1 to 5 are replayed at once; 1 is returned and 2 to 5 wait in the ring.
       if let value = try await iterator.next() { received.append(value) }
-      #expect(iterator.batchedCount == 4)
-      subject.sendNext(6)  // buffered behind the batch
+      #expect(iterator.heldCount == 4)
+      subject.sendNext(6)  // behind them
       subject.sendError(TestError(code: 3))
       while let value = try await iterator.next() { received.append(value) }
     } catch {
@@ -122,26 +142,26 @@ struct FlowControlBatchTests {
     #expect(failure == TestError(code: 3))
   }
 
-  @Test("a signal that completes while the loop is past its checkpoint ends after the batch, in order")
+  @Test("a signal that completes while the loop is halfway through its ring ends after it, in order")
   func completionPastTheCheckpoint() async {
     let subject = ReplaySubject<Int, Never>()
     for value in 1...8 { subject.sendNext(value) }
     var iterator = subject.values(bufferingPolicy: .bounded(8)).makeAsyncIterator()
     var received: [Int] = []
-    if let value = await iterator.next() { received.append(value) }  // 2 to 8 move to the batch
-    #expect(iterator.batchedCount == 7)
+    if let value = await iterator.next() { received.append(value) }  // 2 to 8 wait in the ring
+    #expect(iterator.heldCount == 7)
     for _ in 0..<2 {
       if let value = await iterator.next() { received.append(value) }
     }
     subject.sendNext(9)
     subject.sendCompleted()
-    // The batch reaches its checkpoint (4 left) after the signal has terminated: it goes on, then 9, then the end.
+    // The ring reaches half (4 left) after the signal has terminated: it goes on, then 9, then the end.
     while let value = await iterator.next() { received.append(value) }
     #expect(received == Array(1...9))
     #expect(await iterator.next() == nil)
   }
 
-  @Test("a loop cancelled while values wait in its batch receives none of them, disposes, and releases them")
+  @Test("a loop cancelled while values wait in its ring receives none of them, disposes, and releases them")
   func cancellationDropsTheBatch() async {
     let held = Locked<[WeakTracked]>([])
     let probe = ProbedSignal<Tracked, Never> { subscriber in
@@ -152,22 +172,22 @@ struct FlowControlBatchTests {
       }
       return nil  // never terminates
     }
-    let (first, afterCancelling, batchedBefore, batchedAfter) = await Task {
+    let (first, afterCancelling, heldBefore, heldAfter) = await Task {
       () -> (Bool, Tracked?, Int, Int) in
       var iterator = probe.signal.values(bufferingPolicy: .bounded(8)).makeAsyncIterator()
-      let first = await iterator.next()  // subscribes: 6 sent at once; the first returned, 5 in the batch
-      let batchedBefore = iterator.batchedCount
+      let first = await iterator.next()  // subscribes: 6 sent at once; the first returned, 5 in the ring
+      let heldBefore = iterator.heldCount
       withUnsafeCurrentTask { $0?.cancel() }
       let afterCancelling = await iterator.next()
-      return (first != nil, afterCancelling, batchedBefore, iterator.batchedCount)
+      return (first != nil, afterCancelling, heldBefore, iterator.heldCount)
     }.value
-    #expect(first && batchedBefore == 5)
-    #expect(afterCancelling == nil && batchedAfter == 0)
+    #expect(first && heldBefore == 5)
+    #expect(afterCancelling == nil && heldAfter == 0)
     #expect(probe.disposals.value == 1)
     #expect(held.value.count == 6 && held.value.allSatisfy { $0.object == nil })  // nothing kept them
   }
 
-  @Test("breaking out of a loop while values wait in its batch disposes at once and releases them")
+  @Test("breaking out of a loop while values wait in its ring disposes at once and releases them")
   func breakDropsTheBatch() async {
     let held = Locked<[WeakTracked]>([])
     let probe = ProbedSignal<Tracked, Never> { subscriber in
@@ -181,7 +201,7 @@ struct FlowControlBatchTests {
     var count = 0
     for await _ in probe.signal.values(bufferingPolicy: .bounded(8)) {
       count += 1
-      if count == 2 { break }  // 4 still in the batch
+      if count == 2 { break }  // 4 still in the ring
     }
     #expect(probe.disposals.value == 1)
     #expect(held.value.allSatisfy { $0.object == nil })

@@ -79,9 +79,9 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
   /// How many values the iterators of this sequence have buffered beyond a ``SignalBufferingPolicy/bounded(_:)``
   /// limit, all together, because their producer could not wait (it ran in a task, or on the consumer's own
   /// executor); always `0` with the other policies. Nothing was lost: the figure says how far past the bound
-  /// memory went. A loop takes its values in runs and says how far it is through a run only at a few points, so a
-  /// value sent meanwhile may be counted though the loop had received part of the run: the figure can be higher
-  /// than the values beyond the limit at any one moment, never lower (the Flow Control article).
+  /// memory went. A loop takes the values past a full buffer in runs and says how far it is through a run only when
+  /// it takes the next, so a value sent meanwhile may be counted though the loop had received part of the run: the
+  /// figure can be higher than the values beyond the limit at any one moment, never lower (the Flow Control article).
   ///
   /// ```swift
   /// let records = parser.records.values(bufferingPolicy: .bounded(64))
@@ -128,14 +128,10 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
       @usableFromInline let storage: SignalSequenceStorage<Element, Failure>
       /// Values the consumer took from the shared buffer in one go (see `SignalSequenceStorage.next`), handed
       /// out by `next` without taking the lock. Not shared with the producer: only `next` touches it, and one
-      /// task at a time calls `next` (the iterator is not `Sendable`). No dynamic exclusivity check, here or on
-      /// `checkpoint`: that rules out overlapping accesses already, and the check (`swift_beginAccess`, compiled into
-      /// the caller's loop) cost 3.4% of a `for await` loop's samples (Benchmarks README, issue 29).
+      /// task at a time calls `next` (the iterator is not `Sendable`). No dynamic exclusivity check: that rules out
+      /// overlapping accesses already, and the check (`swift_beginAccess`, compiled into the caller's loop) cost 3.4%
+      /// of a `for await` loop's samples (Benchmarks README, issue 29).
       @exclusivity(unchecked) @usableFromInline var batch = Ring<Element>()
-      /// How many values `batch` holds when `next` must tell the storage what it has taken (`.bounded` only; -1:
-      /// never), so that the values the consumer has taken stop counting against the bound in time to reopen it at
-      /// half. Set by the storage at each call that takes the lock; touched, like `batch`, only by `next`.
-      @exclusivity(unchecked) @usableFromInline var checkpoint = -1
 
       @usableFromInline
       init(storage: SignalSequenceStorage<Element, Failure>) {
@@ -178,16 +174,16 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
       lifetime.storage.overflowCount
     }
 
-    /// The most values this iterator has held at once, its buffer and its private batch together (the `.bounded`
-    /// policy only; 0 for the others): what the tests and Stress check the flow-control bound against.
+    /// The most values this iterator has held at once, its ring and its overflow together (the `.bounded` policy
+    /// only; 0 for the others): what the tests and Stress check the flow-control bound against.
     package var highWaterMark: Int {
       lifetime.storage.highWaterMark
     }
 
-    /// How many values this iterator has taken from its buffer in one go and not handed out yet (its private batch):
-    /// what the tests check batching against.
-    package var batchedCount: Int {
-      lifetime.batch.count
+    /// How many values this iterator holds and has not handed out yet, outside the lock: its private batch, and a
+    /// `.bounded` iterator's ring. What the tests check the bound and its reopening against.
+    package var heldCount: Int {
+      lifetime.batch.count + (lifetime.storage.ring?.count ?? 0)
     }
 
     /// The next value, in the caller's isolation; `nil` once the signal has completed or iteration was
@@ -213,17 +209,18 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
     /// - Throws: The signal's failure, once, after the values sent before it.
     @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-      // Inlined into the caller, so that a value taken earlier is handed out by code specialised for its type,
-      // with no lock; a cancelled task goes to the storage, which ends the iteration before any value.
-      if !lifetime.batch.isEmpty && !Task.isCancelled {
-        let element = lifetime.batch.popFirst()
-        if lifetime.batch.count == lifetime.checkpoint {
-          lifetime.storage.tookFromBatch(&lifetime.batch, checkpoint: &lifetime.checkpoint)
+      // Inlined into the caller, so that a value taken earlier, or one waiting in a `.bounded` ring, is handed out by
+      // code specialised for its type, with no lock; a cancelled task goes to the storage, which ends the iteration
+      // before any value. A batch holds values older than the ring's (see `SignalSequenceStorage.next`).
+      if !Task.isCancelled {
+        if !lifetime.batch.isEmpty { return lifetime.batch.popFirst() }
+        if let ring = lifetime.storage.ring, let (element, left) = ring.take() {
+          // The demand is closed while the producer is paused: reopen it once what is left is down to half.
+          if ring.demandClosed && left <= ring.limit / 2 { lifetime.storage.tookRoom(ring) }
+          return element
         }
-        return element
       }
-      return try await lifetime.storage.next(isolation: actor, batch: &lifetime.batch, checkpoint: &lifetime.checkpoint)
-        .get()
+      return try await lifetime.storage.next(isolation: actor, batch: &lifetime.batch).get()
     }
 
     /// The next value; `nil` once the signal has completed or iteration was cancelled.

@@ -12,6 +12,10 @@ import AsyncSignals
 struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
   /// A consumer suspended in `next`, resumed with a value, the end (`nil`) or the failure.
   @usableFromInline typealias Waiter = UnsafeContinuation<Result<Element?, Failure>, Never>
+  /// A `.bounded` consumer suspended on an empty ring, resumed to look again: `true` when a value was sent to it,
+  /// which it takes even if iteration was cancelled in between, as a waiting consumer of the other policies is handed
+  /// its value. Its values never pass through here.
+  @usableFromInline typealias BoundedWaiter = UnsafeContinuation<Bool, Never>
 
   @usableFromInline
   enum Phase: Sendable {
@@ -31,9 +35,10 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
     case returnResult(Result<Element?, Failure>, reopenDemand: UInt64)
     /// Nothing buffered: suspend and call `suspend(with:)`.
     case suspend
-    /// Nothing buffered, but the consumer has taken all it held since it last said so, which makes room: reopen the
-    /// demand with this generation (`.bounded` only), then ask again.
+    /// Nothing to take, and the demand was closed: reopen it with this generation (`.bounded` only), then ask again.
     case reopenDemand(UInt64)
+    /// `.bounded`: the ring holds values, older than any here: take from it.
+    case takeFromRing
   }
 
   @usableFromInline
@@ -43,21 +48,39 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
   }
 
   @usableFromInline
+  enum BoundedSuspendAction {
+    /// The consumer waits; it must read the ring once more (see `BoundedRing`).
+    case wait
+    /// Something changed since the consumer looked: it looks again at once (reopening the demand first, if not 0).
+    case lookAgain(reopenDemand: UInt64)
+  }
+
+  /// What a `.bounded` value that did not go into the ring does (see `overflowed`).
+  @usableFromInline
+  struct OverflowAction {
+    /// It was buffered beyond the limit: count it.
+    @usableFromInline var counted = false
+    /// Close the demand with this generation (0: no change).
+    @usableFromInline var closeDemand: UInt64 = 0
+    /// The consumer waited on the empty ring: resume it.
+    @usableFromInline var waiter: BoundedWaiter?
+
+    @inlinable
+    init() {}
+  }
+
+  @usableFromInline
   enum ValueAction {
     case none
     case resume(Waiter, Element)
     /// The buffer was full: this value was dropped (the arriving one or the oldest buffered one).
     case dropped(Element)
-    /// `.bounded`: buffered, and the buffer is now full: close the demand (with this generation), so that sources
-    /// that can pause stop.
-    case closeDemand(UInt64)
-    /// `.bounded` and full: buffered beyond the limit (its producer cannot pause), and counted.
-    case overflowed
   }
 
   enum TerminalAction {
-    /// Release the subscription's disposable (it has disposed itself) once the lock is released.
-    case release((any Disposable)?)
+    /// Release the subscription's disposable (it has disposed itself) once the lock is released, and resume a
+    /// `.bounded` consumer waiting on its ring, if any, to drain it.
+    case release((any Disposable)?, BoundedWaiter?)
     case resume(Waiter, Result<Element?, Failure>, release: (any Disposable)?)
   }
 
@@ -66,27 +89,34 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
     /// Close the demand (if any, with this generation) so that a running source stops, dispose the subscription
     /// (if any), then release the buffered values and resume the waiter (if any) with the end, all with the lock
     /// released.
-    case cancel(Waiter?, (any Disposable)?, Ring<Element>, closeDemand: UInt64)
+    case cancel(Waiter?, BoundedWaiter?, (any Disposable)?, Ring<Element>, closeDemand: UInt64)
   }
 
   @usableFromInline let policy: SignalBufferingPolicy
   @usableFromInline var phase = Phase.idle
   @usableFromInline var buffer = Ring<Element>()
   @usableFromInline var waiter: Waiter?
+  @usableFromInline var boundedWaiter: BoundedWaiter?
   private var subscription: (any Disposable)?
   /// How many values this iterator's buffer has dropped.
   @usableFromInline var droppedCount = 0
   /// How many values were buffered beyond a `.bounded` limit because their producer cannot pause.
   @usableFromInline var overflowCount = 0
-  /// The most values the iterator has held at once, its private batch included (`.bounded` only; see `held`).
+  /// The most values the iterator has held at once, as the lock saw it: its ring and its overflow (`.bounded` only;
+  /// the ring records its own high-water mark for the values that do not pass through here).
   @usableFromInline var highWaterMark = 0
-  /// `.bounded` only: how many values the consumer holds in its private batch, as it last said (when it took the
-  /// lock). They count against the limit until the consumer says it has taken them: it takes them without the lock,
-  /// so the figure may be higher than what it still holds, never lower.
+  /// `.bounded` only: whether values must go through the lock, because the ring overflowed (or iteration ended): kept
+  /// here, and in the ring for the producer to read without the lock. It stays set until the consumer has taken the
+  /// ring, the overflow and its batch of the overflow, so that the values a producer adds meanwhile are counted
+  /// with that batch.
+  @usableFromInline var diverted = false
+  /// `.bounded` only: how many values of the overflow the consumer holds in its private batch, as it last said. They
+  /// count against the limit until it says it has taken them: it takes them without the lock, so the figure may be
+  /// higher than what it still holds, never lower.
   @usableFromInline var lent = 0
   /// Whether the demand is open (`.bounded` only): closed when the iterator holds the limit, reopened once the
   /// consumer has taken what it holds down to half the limit, so that a paused source resumes for a run of values,
-  /// not for each one.
+  /// not for each one. Kept here, and in the ring for the consumer to read without the lock.
   @usableFromInline var demandOpen = true
   /// Numbers each change of `demandOpen`, so that the demand applies changes made on different threads in their
   /// order, whichever reaches it first (see `Demand.close(generation:)`).
@@ -98,100 +128,78 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
 
   // MARK: Consumer
 
-  /// The values a `.bounded` iterator holds: those buffered, and those in the consumer's private batch as it last
-  /// said. This, not the buffer alone, is what the limit bounds, what fills and reopens the demand, and what is
-  /// counted past the limit.
-  @inlinable
-  var held: Int { buffer.count + lent }
-
   /// `batch` is the consumer's own, empty buffer: the values buffered after the one returned move there, so that the
   /// consumer takes them without the lock, where the policy allows (`unbounded`, `bounded`, or a terminated signal).
-  /// `checkpoint` is set to how many values the consumer may have left in `batch` when it must call
-  /// `tookFromBatch` (-1: never; see there).
+  /// `ringCount` is what a `.bounded` iterator's ring holds, read under the lock (0 for the other policies).
   @inlinable
-  mutating func next(batch: inout Ring<Element>, checkpoint: inout Int) -> NextAction {
+  mutating func next(batch: inout Ring<Element>, ringCount: Int) -> NextAction {
     switch phase {
     case .idle:
       phase = .streaming
       return .subscribe
     case .streaming:
-      if case .bounded(let limit) = policy { return nextBounded(limit, batch: &batch, checkpoint: &checkpoint) }
+      if case .bounded(let limit) = policy { return nextBounded(limit, batch: &batch, ringCount: ringCount) }
       guard let element = buffer.popFirst() else { return .suspend }
       if case .unbounded = policy, !buffer.isEmpty { swap(&buffer, &batch) }
       return .returnResult(.success(element), reopenDemand: 0)
     case .draining:
+      if ringCount > 0 { return .takeFromRing }  // sent before the terminal event
       let result = drain()
       if !buffer.isEmpty { swap(&buffer, &batch) }
-      checkpoint = -1
       return .returnResult(result, reopenDemand: 0)
     case .finished:
-      checkpoint = -1
       return .returnResult(.success(nil), reopenDemand: 0)
     }
   }
 
-  /// `next` for `.bounded(limit)`: the consumer, its batch empty, takes the first value and moves the rest to its
-  /// batch, where they still count against the limit (`lent`).
+  /// `next` for `.bounded(limit)`, the ring found empty and the batch empty, without the lock: the ring first (it may
+  /// have filled since), then the overflow, which moves to the consumer's batch; once all three are empty, values go
+  /// to the ring again.
   @inlinable
-  mutating func nextBounded(_ limit: Int, batch: inout Ring<Element>, checkpoint: inout Int) -> NextAction {
+  mutating func nextBounded(_ limit: Int, batch: inout Ring<Element>, ringCount: Int) -> NextAction {
+    if ringCount > 0 { return .takeFromRing }
     lent = 0  // the consumer's batch is empty: it has taken all it was lent
     guard let element = buffer.popFirst() else {
-      // The checkpoints reopen a closed demand before the consumer has taken everything, so this is a safety net: a
-      // closed demand with nothing left to take would keep the sources paused, and this loop waiting, for good.
-      let reopening = tookRoom()
+      diverted = false
+      // The consumer reopens a closed demand as it takes values, so this is a safety net: a closed demand with nothing
+      // left to take would keep the sources paused, and this loop waiting, for good.
+      let reopening = tookRoom(limit, ringCount: 0, batch: 0)
       return reopening == 0 ? .suspend : .reopenDemand(reopening)
     }
-    if !buffer.isEmpty {
-      swap(&buffer, &batch)
-      lent = batch.count
-    }
-    checkpoint = self.checkpoint(limit)
-    return .returnResult(.success(element), reopenDemand: tookRoom())
+    swap(&buffer, &batch)
+    return .returnResult(.success(element), reopenDemand: tookRoom(limit, ringCount: 0, batch: batch.count))
   }
 
-  /// `.bounded`: the consumer has taken values from its private batch without the lock, down to its checkpoint, and
-  /// says what it still holds (`batch`). If that emptied the batch, the values buffered since move there. Returns the
-  /// generation with which to reopen the demand if what the iterator holds is down to half the limit (0 if not), and
-  /// sets the next checkpoint.
+  /// `.bounded`: the consumer has taken values, and holds `ringCount` in the ring and `batch` in its batch: the
+  /// generation with which to reopen a closed demand, if what the iterator holds is down to half the limit; 0 if not.
   @inlinable
-  mutating func tookFromBatch(_ batch: inout Ring<Element>, checkpoint: inout Int) -> UInt64 {
-    guard case .streaming = phase, case .bounded(let limit) = policy else {
-      checkpoint = -1  // ended: nothing more to reopen
-      return 0
-    }
-    if batch.isEmpty, !buffer.isEmpty { swap(&buffer, &batch) }
-    lent = batch.count
-    checkpoint = self.checkpoint(limit)
-    return tookRoom()
-  }
-
-  /// The number of values the consumer will have left in its batch when it must say so (`tookFromBatch`), so that a
-  /// closed demand reopens as soon as what the iterator holds is down to half the limit, though the consumer takes
-  /// from its batch without the lock; -1 if no such point comes before the batch is empty (the consumer's next call
-  /// to `next` decides then).
-  ///
-  /// The consumer takes from its batch before the buffer, and the buffer only grows meanwhile; so what is held falls
-  /// to half no sooner than when the batch is down to half less the buffer now. If it is there already (the demand is
-  /// open), the demand can close again only once the buffer has filled up to the limit less the batch, and what is
-  /// held falls to half no sooner than when the batch is down to the half less that.
-  @inlinable
-  func checkpoint(_ limit: Int) -> Int {
-    let half = limit / 2
-    let whenHalf = half - buffer.count
-    if whenHalf < 0 { return -1 }
-    if whenHalf < lent { return whenHalf }
-    let whenHalfAfterClosing = lent - (limit - half)
-    return whenHalfAfterClosing >= 0 ? whenHalfAfterClosing : -1
-  }
-
-  /// The generation with which to reopen a closed demand, if the consumer, having taken values, made room enough
-  /// (what the iterator holds is down to half the `.bounded` limit); 0 if not.
-  @inlinable
-  mutating func tookRoom() -> UInt64 {
-    guard !demandOpen, case .bounded(let limit) = policy, held <= limit / 2 else { return 0 }
+  mutating func tookRoom(_ limit: Int, ringCount: Int, batch: Int) -> UInt64 {
+    lent = batch
+    guard !demandOpen, case .streaming = phase, ringCount + buffer.count + lent <= limit / 2 else { return 0 }
     demandOpen = true
     demandGeneration += 1
     return demandGeneration
+  }
+
+  /// A `.bounded` consumer that found nothing to take, holding its continuation: waits, unless something changed.
+  @inlinable
+  mutating func suspendBounded(_ limit: Int, with continuation: BoundedWaiter, ringCount: Int) -> BoundedSuspendAction
+  {
+    guard case .streaming = phase, ringCount == 0, buffer.isEmpty else { return .lookAgain(reopenDemand: 0) }
+    let reopening = tookRoom(limit, ringCount: 0, batch: 0)
+    if reopening != 0 { return .lookAgain(reopenDemand: reopening) }
+    precondition(
+      boundedWaiter == nil,
+      "SignalSequence.Iterator.next(): called while another call is waiting; an iterator serves one task")
+    boundedWaiter = continuation
+    return .wait
+  }
+
+  /// The producer saw the consumer waiting: the waiter to resume, if it still waits.
+  @inlinable
+  mutating func takeBoundedWaiter() -> BoundedWaiter? {
+    defer { boundedWaiter = nil }
+    return boundedWaiter
   }
 
   /// Called by a consumer that found nothing buffered, once it holds its continuation. Events may have
@@ -203,7 +211,7 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
       preconditionFailure("SignalSequence: suspended before subscribing")
     case .streaming:
       if let element = buffer.popFirst() {
-        return .resume(continuation, .success(element), reopenDemand: tookRoom())
+        return .resume(continuation, .success(element), reopenDemand: 0)
       }
       precondition(
         waiter == nil,
@@ -269,24 +277,44 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
       }
       buffer.append(element)
       return .none
-    case .bounded(let limit):
-      buffer.append(element)
-      let held = self.held
-      if held > highWaterMark { highWaterMark = held }
-      if held > limit {
-        overflowCount += 1
-        return .overflowed
-      }
-      guard held == limit, demandOpen else { return .none }
-      demandOpen = false
-      demandGeneration += 1
-      return .closeDemand(demandGeneration)
+    case .bounded:
+      preconditionFailure("SignalSequence: a .bounded value goes to the ring, or to overflowed(_:limit:ringCount:)")
     }
+  }
+
+  /// `.bounded`: a value that could not go into the ring (full, or values go through the lock since it was): buffered
+  /// after the ring's, counted if the iterator holds more than the limit with it. The ring is full, so the demand
+  /// closes; a consumer waiting on the empty ring (it has emptied it since) is resumed.
+  @inlinable
+  mutating func overflowed(_ element: Element, limit: Int, ringCount: Int) -> OverflowAction {
+    var action = OverflowAction()
+    guard case .streaming = phase else { return action }
+    diverted = true
+    buffer.append(element)
+    let held = ringCount + buffer.count + lent
+    if held > highWaterMark { highWaterMark = held }
+    if held > limit {
+      overflowCount += 1
+      action.counted = true
+    }
+    action.closeDemand = closeDemand(limit, ringCount: ringCount)
+    action.waiter = takeBoundedWaiter()
+    return action
+  }
+
+  /// `.bounded`: the generation with which to close the demand, if it is open and the iterator holds the limit; 0 if
+  /// not.
+  @inlinable
+  mutating func closeDemand(_ limit: Int, ringCount: Int) -> UInt64 {
+    guard demandOpen, case .streaming = phase, ringCount + buffer.count + lent >= limit else { return 0 }
+    demandOpen = false
+    demandGeneration += 1
+    return demandGeneration
   }
 
   /// The signal failed (`failure`) or completed (`nil`).
   mutating func receivedTerminal(_ failure: Failure?) -> TerminalAction {
-    guard case .streaming = phase else { return .release(nil) }
+    guard case .streaming = phase else { return .release(nil, nil) }
     let release = subscription
     subscription = nil
     if let waiter {
@@ -295,7 +323,7 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
       return .resume(waiter, failure.map { .failure($0) } ?? .success(nil), release: release)
     }
     phase = .draining(failure)
-    return .release(release)
+    return .release(release, takeBoundedWaiter())
   }
 
   // MARK: Cancellation
@@ -305,13 +333,15 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
     if case .finished = phase { return .none }
     phase = .finished
     let waiter = self.waiter
+    let boundedWaiter = takeBoundedWaiter()
     let subscription = self.subscription
     let buffered = buffer
+    diverted = true
     self.waiter = nil
     self.subscription = nil
     buffer = Ring()
     demandOpen = false
     demandGeneration += 1  // the last change: nothing reopens a finished iterator's demand
-    return .cancel(waiter, subscription, buffered, closeDemand: demandGeneration)
+    return .cancel(waiter, boundedWaiter, subscription, buffered, closeDemand: demandGeneration)
   }
 }

@@ -3,7 +3,8 @@ import Dispatch
 import Synchronization
 
 /// One iterator's subscription: owns the lock over its `SignalSequenceStateMachine` and performs every effect
-/// (subscribing, resuming the consumer, disposing, reporting drops) with the lock released.
+/// (subscribing, resuming the consumer, disposing, reporting drops) with the lock released. A `.bounded` iterator's
+/// values go through its `BoundedRing` instead, without the lock, as long as they fit; the lock decides the rest.
 ///
 /// It is the subscriber of the signal, so it receives the subscription's disposable before any event and
 /// can dispose it even while the subscribe call is still sending. Continuations are resumed after the lock
@@ -22,6 +23,9 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
   /// and closed with the lock released, each change numbered by the state machine so that the demand applies them
   /// in the order of the buffer's count, whichever thread reaches it first.
   @usableFromInline let demand: Demand?
+  /// The buffer of a `.bounded` iterator, which its producer and its consumer share without the lock; `nil` for the
+  /// other policies. Its memory is this object's, freed in `deinit`.
+  @usableFromInline let ring: BoundedRing<Element>?
   /// `receive(_:)`, specialised for `Element` where the iterator was made (`SignalSequence.makeAsyncIterator`
   /// passes a closure that calls it). This class's own methods are compiled once, for every element type, and an
   /// unspecialised `receive` looks up generic metadata for each value; the closure runs the specialised one.
@@ -36,12 +40,22 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
     // With a plain mutex, a thread that found it taken went to the kernel: 2.4 million futex calls for B13's 6 million
     // values. Spinning made B13's rows 1.25-1.5x faster (Benchmarks README, issue 29, item 5).
     self.state = LockedState(StateMachine(policy: policy), spinning: true)
-    if case .bounded = policy { demand = Demand() } else { demand = nil }
+    if case .bounded(let limit) = policy {
+      demand = Demand()
+      ring = BoundedRing(limit: limit)
+    } else {
+      demand = nil
+      ring = nil
+    }
     self.signal = signal
     self.onDrop = onDrop
     self.drops = drops
     self.overflows = overflows
     self.receiveValue = receive
+  }
+
+  deinit {
+    ring?.deallocate()  // neither side can touch it now: the values still in it are released
   }
 
   var droppedCount: Int {
@@ -53,38 +67,38 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
   }
 
   var highWaterMark: Int {
-    state.withLock { $0.highWaterMark }
+    max(state.withLock { $0.highWaterMark }, ring?.highWaterMark ?? 0)
   }
 
   // MARK: Consumer
 
-  /// The next value, `nil` at the end (completion or cancellation), or the failure.
+  /// The next value, `nil` at the end (completion or cancellation), or the failure: what `Iterator.next` could not
+  /// take without the lock.
   ///
-  /// `batch` is the consumer's own buffer, empty on entry. With the `unbounded` and `bounded` policies, and once the
-  /// signal has terminated, the consumer takes everything buffered at once: the first value is returned, the rest
-  /// moves to `batch`, which `Iterator.next` empties without the lock before it calls here again. So the consumer
-  /// takes the lock once per burst rather than once per value, and suspends (costing the producer a wake-up) only
-  /// when it has caught up. The dropping policies take one value at a time, because what they drop depends on how
-  /// many values are buffered. A `bounded` batch still counts against the limit until the consumer has taken it: it
-  /// says what it still holds when its batch is down to `checkpoint` values (`tookFromBatch`), so that a paused
-  /// source resumes once the batch and the buffer together are down to half the limit, while the batch is still
-  /// being taken, and the producer and the consumer keep overlapping.
+  /// `batch` is the consumer's own buffer, empty on entry. With the `unbounded` policy, and once the signal has
+  /// terminated, the consumer takes everything buffered at once: the first value is returned, the rest moves to
+  /// `batch`, which `Iterator.next` empties without the lock before it calls here again. So the consumer takes the
+  /// lock once per burst rather than once per value, and suspends (costing the producer a wake-up) only when it has
+  /// caught up. The dropping policies take one value at a time, because what they drop depends on how many values are
+  /// buffered. A `.bounded` iterator's values wait in its ring, which `Iterator.next` takes from without the lock; it
+  /// comes here when the ring is empty, and the overflow of a producer that cannot pause moves to `batch`.
   ///
   /// Inlinable, with the state machine's consumer side, so that it runs specialised for the element type where the
-  /// iterator is used: unspecialised, each call looked up the generic metadata of the state machine's actions, which
-  /// was most of the time of a `.bounded` loop when it took one value per call.
+  /// iterator is used: unspecialised, each call looked up the generic metadata of the state machine's actions.
   @inlinable
-  func next(
-    isolation actor: isolated (any Actor)?, batch: inout Ring<Element>, checkpoint: inout Int
-  ) async -> Result<Element?, Failure> {
+  func next(isolation actor: isolated (any Actor)?, batch: inout Ring<Element>) async -> Result<Element?, Failure> {
     // A task cancelled while its loop body ran ends the iteration at its next call, before any value.
     if Task.isCancelled {
       batch = Ring()
-      checkpoint = -1
       cancel()
     }
     while true {
-      switch state.withLock({ $0.next(batch: &batch, checkpoint: &checkpoint) }) {
+      let action = state.withLock { state in
+        let action = state.next(batch: &batch, ringCount: ring?.count ?? 0)
+        ring?.mirror(state)
+        return action
+      }
+      switch action {
       case .subscribe:
         // In the caller's task (and isolation): a task is a current context for subscribing, so the signal's
         // subscribe body runs at once, as RAC subscribes on the main thread (guarantee 5). The demand records this
@@ -93,10 +107,24 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
         signal.subscribe(self, demand: demand)
       case .returnResult(let result, let reopening):
         reopenDemand(reopening)
+        // Ended: values that reached the ring as iteration was cancelled are released here (a producer that read
+        // `diverted` just before it was set). The consumer's side, so no other thread takes from the ring.
+        if case .success(nil) = result { ring?.discardAll() }
         return result
       case .reopenDemand(let reopening):
         reopenDemand(reopening)  // a source resumed here, in this task, may have buffered values: ask again
+      case .takeFromRing:
+        if let ring, let (element, left) = ring.take() {
+          if ring.demandClosed && left <= ring.limit / 2 { tookRoom(ring) }
+          return .success(element)
+        }
       case .suspend:
+        if let ring {
+          // A value sent to the waiting consumer is its own, as with the other policies' hand-off: taken even if
+          // iteration has been cancelled since.
+          if await waitForRing(ring, isolation: actor), let (element, _) = ring.take() { return .success(element) }
+          continue
+        }
         return await withTaskCancellationHandler(
           operation: {
             await withUnsafeContinuation(isolation: actor) { continuation in
@@ -112,12 +140,47 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
     }
   }
 
-  /// `.bounded`: the consumer has taken values from its batch without the lock, down to its checkpoint; `batch` holds
-  /// the rest. Refills an emptied batch, reopens the demand if what the iterator holds is down to half the limit, and
-  /// moves the checkpoint (see `SignalSequenceStateMachine.tookFromBatch`).
+  /// `.bounded`: suspends until a value was sent, or the signal has terminated, or iteration has ended; the caller
+  /// then looks again. Says it waits, then reads the ring once more (see `BoundedRing`). Returns whether a value was
+  /// sent to it.
   @inlinable
-  func tookFromBatch(_ batch: inout Ring<Element>, checkpoint: inout Int) {
-    reopenDemand(state.withLock { $0.tookFromBatch(&batch, checkpoint: &checkpoint) })
+  func waitForRing(_ ring: BoundedRing<Element>, isolation actor: isolated (any Actor)?) async -> Bool {
+    await withTaskCancellationHandler(
+      operation: {
+        await withUnsafeContinuation(isolation: actor) { (continuation: StateMachine.BoundedWaiter) in
+          let action = state.withLock { state in
+            let action = state.suspendBounded(ring.limit, with: continuation, ringCount: ring.count)
+            ring.mirror(state)
+            if case .wait = action { ring.setConsumerWaiting(true) }
+            return action
+          }
+          switch action {
+          case .wait:
+            // A value arrived as it said so: it resumes itself, unless the producer has, and takes the value as any
+            // other (not handed: only the producer records a hand-off, so that it reads its own record).
+            if ring.hasValueAfterWaiting { wakeConsumer(ring, handing: false) }
+          case .lookAgain(let reopening):
+            reopenDemand(reopening)
+            continuation.resume(returning: false)
+          }
+        }
+      },
+      onCancel: { self.cancel() },
+      isolation: actor)
+  }
+
+  /// `.bounded`: the consumer has taken a value from the ring, and the demand is closed: reopens it if what the
+  /// iterator holds is down to half the limit, read now. While values are diverted through the lock, the consumer's
+  /// next call that takes it decides instead.
+  @usableFromInline
+  func tookRoom(_ ring: BoundedRing<Element>) {
+    guard !ring.diverted, ring.count <= ring.limit / 2 else { return }
+    let reopening = state.withLock { state in
+      let reopening = state.tookRoom(ring.limit, ringCount: ring.count, batch: 0)
+      ring.mirror(state)
+      return reopening
+    }
+    reopenDemand(reopening)
   }
 
   /// Reopens the demand (generation 0: no change), and runs the resumptions of the sources it had paused, with the
@@ -136,10 +199,11 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
       let action = state.cancelled()
       // Under the lock, at the moment the buffer stops keeping values: a source still running pauses before its
       // next value rather than run on into a buffer that drops it, however long this thread takes to go on.
-      if case .cancel(_, _, _, let closing) = action { demand?.close(generation: closing) }
+      if case .cancel(_, _, _, _, let closing) = action { demand?.close(generation: closing) }
+      ring?.mirror(state)  // values go through the lock from now on, and are ignored there
       return action
     }
-    guard case .cancel(let waiter, let subscription, let buffered, _) = action else { return }
+    guard case .cancel(let waiter, let boundedWaiter, let subscription, let buffered, _) = action else { return }
     // Then the source is told to stop: before the consumer resumes (so that the loop cannot end ahead of its
     // source), and before paused sources and suspended producers are released, so that they find their
     // subscription disposed.
@@ -147,6 +211,7 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
     let resumptions = demand?.end() ?? []
     withExtendedLifetime(buffered) {}  // buffered values are released here, lock released
     waiter?.resume(returning: .success(nil))
+    boundedWaiter?.resume(returning: false)  // it finds the iteration ended, and releases what its ring holds
     for resumption in resumptions { resumption() }
   }
 
@@ -166,19 +231,90 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
   /// policy says.
   @inlinable
   func receive(_ value: Element) {
+    if let ring {
+      receiveBounded(value, ring)
+      return
+    }
     switch state.withLock({ $0.receivedValue(value) }) {
     case .none:
       return
-    case .closeDemand(let generation):
-      demand?.close(generation: generation)
-    case .overflowed:
-      overflows?.increment()
     case .resume(let waiter, let element):
       waiter.resume(returning: .success(element))
     case .dropped(let element):
       drops?.increment()
       onDrop?(element)
     }
+  }
+
+  /// `.bounded`: into the ring, without the lock, unless values go through the lock (`diverted`) or it is full. The
+  /// value that fills it closes the demand; a consumer waiting on the empty ring is woken.
+  @inlinable
+  func receiveBounded(_ value: Element, _ ring: BoundedRing<Element>) {
+    guard !ring.diverted, let count = ring.append(value) else {
+      overflowBounded(value, ring)
+      return
+    }
+    appended(count, to: ring)
+  }
+
+  /// `.bounded`: a value went into the ring, which now holds `count`: the value that fills it closes the demand, and a
+  /// consumer waiting for it is woken.
+  @inlinable
+  func appended(_ count: Int, to ring: BoundedRing<Element>) {
+    if count >= ring.limit { closeFullDemand(ring) }
+    if ring.consumerWaiting { wakeConsumer(ring, handing: true) }
+  }
+
+  /// `.bounded`: a value that found the ring full, or values diverted through the lock. Under the lock, it goes into
+  /// the ring if that has room and values are not diverted (the consumer has taken since), and is buffered after the
+  /// ring's values otherwise, counted beyond the limit.
+  @usableFromInline
+  func overflowBounded(_ value: Element, _ ring: BoundedRing<Element>) {
+    // The count if it went into the ring; what the overflow does otherwise.
+    let (appended, overflow) = state.withLock { state -> (Int?, StateMachine.OverflowAction) in
+      if !state.diverted, case .streaming = state.phase, let count = ring.append(value) { return (count, .init()) }
+      let action = state.overflowed(value, limit: ring.limit, ringCount: ring.count)
+      // Closed under the lock, in the step that diverts values to it: the ring is full.
+      if action.closeDemand != 0 { demand?.close(generation: action.closeDemand) }
+      ring.mirror(state)
+      return (nil, action)
+    }
+    if let appended {
+      self.appended(appended, to: ring)
+      return
+    }
+    if overflow.counted { overflows?.increment() }
+    overflow.waiter?.resume(returning: true)
+  }
+
+  /// `.bounded`: the producer filled the ring: closes the demand, if it is open and the ring is still full (the
+  /// consumer may have taken since), so that sources that can pause stop before their next value.
+  @usableFromInline
+  func closeFullDemand(_ ring: BoundedRing<Element>) {
+    state.withLock { state in
+      let closing = state.closeDemand(ring.limit, ringCount: ring.count)
+      guard closing != 0 else { return }
+      demand?.close(generation: closing)
+      ring.mirror(state)
+    }
+  }
+
+  /// `.bounded`: the producer (`handing`), or the consumer itself, saw the consumer waiting on the ring and a value in
+  /// it: resumes the consumer, if it still waits, and the producer hands it the value (see `BoundedRing`).
+  ///
+  /// The ring is looked at again here: the producer's wake-up may come late, after the consumer has taken the value
+  /// itself and waits again, on an empty ring. That consumer is left waiting, for the producer's next value to wake:
+  /// a hand-off recorded then would be of the next value, which the consumer would not count as its own.
+  @usableFromInline
+  func wakeConsumer(_ ring: BoundedRing<Element>, handing: Bool) {
+    let waiter = state.withLock { state -> StateMachine.BoundedWaiter? in
+      guard ring.hasValue else { return nil }
+      let waiter = state.takeBoundedWaiter()
+      if waiter != nil && handing { ring.handOff() }
+      ring.setConsumerWaiting(false)
+      return waiter
+    }
+    waiter?.resume(returning: handing)
   }
 
   @usableFromInline
@@ -193,8 +329,9 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
 
   private func terminate(_ failure: Failure?) {
     switch state.withLock({ $0.receivedTerminal(failure) }) {
-    case .release(let subscription):
+    case .release(let subscription, let boundedWaiter):
       withExtendedLifetime(subscription) {}
+      boundedWaiter?.resume(returning: false)  // it drains the ring, then ends
     case .resume(let waiter, let result, let subscription):
       withExtendedLifetime(subscription) {}
       waiter.resume(returning: result)
