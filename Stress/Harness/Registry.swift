@@ -23,6 +23,7 @@ let scenarioFamilies: [(family: String, scenarios: [any Scenario])] = [
     [
       BoundedBufferingRace(), BoundedEchoRace(), BoundedConsumerQueueRace(), BoundedCancellationRace(),
       BoundedColdSourceRace(), BoundedFlattenRace(), BoundedMergeRace(), BoundedHopRace(), SubjectSendRace(),
+      BoundedRingRace(),
     ]
   ),
   ("Actors", [IsolatedDeliveryRace(), ActorSchedulerRace(), SchedulerReuseRace(), ActorFloodRace()]),

@@ -9,8 +9,14 @@ enum BlockingBoundedBuffer {
     "a bounded buffer whose producers outside a task wait (on a condition variable) for room: the old contract"
 }
 
+/// The broken twin of the `.bounded` ring's wake-up that `--sabotage BoundedRing` swaps in (issue 29, item 5).
+enum LateLookingProducer {
+  static let description =
+    "a bounded buffer whose producer looks for a waiting consumer before it publishes the value, not after"
+}
+
 /// A bounded buffer of up to `limit` values between a signal and the one task that reads it, as `BoundedLoop`
-/// consumes it, with one of two bugs:
+/// consumes it, with one of three bugs:
 ///
 /// - `blocksForRoom` (`BlockingBoundedBuffer`): a sender that is not in a task waits on a condition variable until
 ///   the consumer has made room, as the library did before issue 19. It waits inside whatever it holds: the
@@ -20,6 +26,12 @@ enum BlockingBoundedBuffer {
 ///   that `Signal.from` pauses; but when the loop is left or its task cancelled, it disposes the subscription
 ///   without ending the demand. A paused source is never resumed to find its subscription gone: it stays
 ///   registered with the demand, and allocated, for good.
+/// - `looksForWaiterBeforePublishing` (`LateLookingProducer`): the library's ring hands a value over without a lock,
+///   and its producer must publish the value before it looks for a waiting consumer (the consumer says it waits
+///   before it looks at the ring once more). This twin looks first, under the lock, then publishes the value under
+///   the lock again without looking: a consumer that found the buffer empty in between is not woken for it. It is
+///   woken by a later value, handed to it past the buffered one, or by the completion, which ends the loop without
+///   that value; with neither, it waits for good.
 ///
 /// Otherwise it behaves as the library's buffer: the first call to `next` subscribes (in the consumer's task), a
 /// waiting consumer gets a value directly, values beyond the limit are buffered and counted, the demand closes when
@@ -34,6 +46,7 @@ final class TwinBoundedBuffer: Subscriber, @unchecked Sendable {
   enum Bug: Sendable {
     case blocksForRoom
     case forgetsDemandWhenCancelled
+    case looksForWaiterBeforePublishing
   }
 
   private let condition = NSCondition()
@@ -147,6 +160,21 @@ final class TwinBoundedBuffer: Subscriber, @unchecked Sendable {
   }
 
   func sendNext(_ value: Int) {
+    if bug == .looksForWaiterBeforePublishing {
+      // BUG: looks for a waiting consumer, then publishes without looking again.
+      let waiting = condition.withLock { waiter }
+      if let waiting {
+        condition.withLock { waiter = nil }
+        waiting.resume(returning: .success(value))
+        return
+      }
+      Thread.sleep(forTimeInterval: 0.000_05)  // the window the ring's ordering closes, widened
+      condition.withLock {
+        buffer.append(value)
+        mostBuffered = max(mostBuffered, buffer.count)
+      }
+      return
+    }
     condition.lock()
     if bug == .blocksForRoom, withUnsafeCurrentTask(body: { $0 == nil }) {
       // BUG (`blocksForRoom`): waits for room inside whatever the sender holds (a subject's delivery turn, the
