@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The Stress pass under AddressSanitizer: the scenarios whose values go through a subject or a two-input zip, for a
-# couple of seconds each. A subject's sinks call their observer without retaining it and rely on the subject's turn
+# The Stress pass under AddressSanitizer: the scenarios whose values go through a subject, a two-input zip or a
+# bounded loop's ring, for a couple of seconds each. A subject's sinks call their observer without retaining it and rely on the subject's turn
 # lock, and on the hand-off to the thread in the turn, to release it only once no call is running
 # (Subjects/SubjectStorage.swift); `zip(with:)` does the same with the turn of the thread that delivers its pairs
 # (Operators/Zip/ZipPairStorage.swift). Get that wrong and an observer is freed under a call, which ThreadSanitizer
@@ -9,7 +9,7 @@
 # and ZipTurn (`--sabotage SubjectTurn`, `--sabotage ZipTurn`) free an observer while a call through it is
 # running, and ASan must report the heap-use-after-free.
 #
-#   Scripts/stress-asan.sh                                   # 2 s per scenario (about 35 s, plus the build)
+#   Scripts/stress-asan.sh                                   # 2 s per scenario (about 40 s, plus the build)
 #   STRESS_SECONDS=5 Scripts/stress-asan.sh
 #   STRESS_ASAN_CONFIGURATION=debug Scripts/stress-asan.sh   # the unoptimised build instead
 #
@@ -24,10 +24,11 @@ seconds="${STRESS_SECONDS:-2}"
 configuration="${STRESS_ASAN_CONFIGURATION:-release}"
 scratch=.build-asan
 # The scenarios that send into a Subject, a ReplaySubject or a multicast connection's subject, and ZipTurn (a
-# zip's turn); `--list` shows them.
+# zip's turn); and those through a `.bounded(n)` loop's ring, whose places are raw memory that the loop moves values
+# out of and frees when it ends (issue 29, item 5). `--list` shows them.
 scenarios=(
   SubjectTurn SubjectAttach Subject ReplaySubject SubjectEcho SubscriberChurn ReplayDispose SerialDelivery
-  TerminalRace Leaks SlowSubscriber Connect Autoconnect ZipTurn
+  TerminalRace Leaks SlowSubscriber Connect Autoconnect ZipTurn BoundedRing BoundedBuffering BoundedCancellation
 )
 # The scenarios whose broken twin frees an observer mid-call (SelfCheckTests.useAfterFreeTwins).
 twins=(SubjectTurn ZipTurn)
