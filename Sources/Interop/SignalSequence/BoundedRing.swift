@@ -39,29 +39,28 @@ struct BoundedRing<Element>: @unchecked Sendable {
 
   // The words, the producer's and the consumer's on separate cache lines (8 words apart), the shared flags on a third.
   /// The producer's: how many values it has put in (written by the producer only).
-  @usableFromInline static var tail: Int { 0 }
+  @inlinable static var tail: Int { 0 }
   /// The producer's copy of `head`.
-  @usableFromInline static var producersHead: Int { 1 }
+  @inlinable static var producersHead: Int { 1 }
   /// The most values held at once (written by the producer only).
-  @usableFromInline static var highWaterMark: Int { 2 }
+  @inlinable static var highWaterMark: Int { 2 }
   /// The consumer's: how many values it has taken out (written by the consumer only).
-  @usableFromInline static var head: Int { 8 }
+  @inlinable static var head: Int { 8 }
   /// The consumer's copy of `tail`.
-  @usableFromInline static var consumersTail: Int { 9 }
+  @inlinable static var consumersTail: Int { 9 }
   /// 1 while the consumer waits for a value (written under the storage's lock).
-  @usableFromInline static var consumerWaiting: Int { 16 }
+  @inlinable static var consumerWaiting: Int { 16 }
   /// 1 while the demand is closed (written under the storage's lock).
-  @usableFromInline static var demandClosed: Int { 17 }
+  @inlinable static var demandClosed: Int { 17 }
   /// 1 while values must go through the storage's lock: the ring overflowed, or iteration ended (written under it).
-  @usableFromInline static var diverted: Int { 18 }
+  @inlinable static var diverted: Int { 18 }
   /// The index of the last value handed to the consumer as it was woken (-1: none yet); handed and not yet taken while
   /// `head` is not past it. Written under the storage's lock as the consumer is woken; it only grows, so a read that
   /// is out of date counts a taken value as held, never the reverse.
-  @usableFromInline static var handedIndex: Int { 19 }
+  @inlinable static var handedIndex: Int { 19 }
   static var wordCount: Int { 24 }
 
   init(limit: Int) {
-    precondition(limit > 0, "SignalBufferingPolicy.bounded(_:): the limit must be positive")
     self.limit = limit
     capacity = limit + 1
     places = .allocate(capacity: capacity)
