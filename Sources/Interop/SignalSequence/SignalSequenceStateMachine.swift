@@ -8,6 +8,10 @@ import AsyncSignals
 /// `streaming` (subscribed; values are handed to a waiting consumer or buffered) → `draining` (the signal
 /// terminated; buffered values are still handed out, then the terminal event) → `finished` (the consumer has
 /// seen the end, or iteration was cancelled; nothing more is buffered or delivered).
+///
+/// A `.bounded` iterator's values pass through here only when they do not fit its ring (`BoundedRing`, which the
+/// storage reads with the lock held where a decision depends on it, as `ringCount`): here are its overflow, its demand
+/// and its waiting consumer.
 @usableFromInline
 struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
   /// A consumer suspended in `next`, resumed with a value, the end (`nil`) or the failure.
