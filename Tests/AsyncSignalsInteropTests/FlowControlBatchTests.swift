@@ -121,6 +121,33 @@ struct FlowControlBatchTests {
     #expect(received == Array(1...11))
   }
 
+  @Test("a bound larger than the ring: the rest waits behind the lock, and the bound and the order still hold")
+  func boundLargerThanTheRing() async {
+    let produced = Locked(0)
+    let values = Signal<Int, Never>.from(0..<5_000).doNext { _ in produced.increment() }
+      .values(bufferingPolicy: .bounded(1_000))
+    var iterator = values.makeAsyncIterator()
+    var received: [Int] = []
+    var furthestAhead = 0
+    while let value = await iterator.next() {
+      received.append(value)
+      furthestAhead = max(furthestAhead, produced.value - received.count)
+    }
+    #expect(received == Array(0..<5_000))
+    #expect(furthestAhead <= 1_000)
+    #expect(iterator.highWaterMark == 1_000)  // the walk filled the bound before it paused, the first time
+    #expect(values.overflowCount == 0)
+  }
+
+  @Test("a bound of Int.max is a buffer that never closes: nothing allocated up front for it, nothing counted")
+  func boundOfIntMax() async {
+    let values = Signal<Int, Never>.from(0..<100).values(bufferingPolicy: .bounded(.max))
+    var received: [Int] = []
+    for await value in values { received.append(value) }
+    #expect(received == Array(0..<100))
+    #expect(values.overflowCount == 0)
+  }
+
   @Test("a signal that terminates while values wait in the ring ends after them, in order")
   func terminationAfterTheBatch() async {
     let subject = ReplaySubject<Int, TestError>()

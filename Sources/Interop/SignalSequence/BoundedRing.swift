@@ -18,8 +18,11 @@ import Synchronization
 ///   need both reads to miss, which sequential consistency rules out).
 /// - A value that wakes the waiting consumer is handed to it: it does not count against the limit until the consumer
 ///   takes it, as with the other policies, whose waiting consumer is resumed with the value itself. So the ring has
-///   `limit + 1` places, and holds `limit` values besides a handed one. The producer records the handed value's index
+///   `room + 1` places, and holds `room` values besides a handed one. The producer records the handed value's index
 ///   (`handedIndex`), so that either side tells from one read of `head` whether it has been taken yet.
+/// - `room` is the limit, up to 256 (`maxRoom`): a loop with a larger bound keeps its first 256 values here and the
+///   rest behind the lock, as what overflows the ring, so that a large bound does not allocate its whole buffer
+///   up front (nor trap, for `.bounded(.max)`).
 /// - Everything else (the overflow of a producer that cannot pause, the demand, the terminal event, cancellation)
 ///   goes through `SignalSequenceStorage`'s lock, which sets `diverted` while values must go that way.
 ///
@@ -33,9 +36,14 @@ struct BoundedRing<Element>: @unchecked Sendable {
   // comment names.
   @usableFromInline let places: UnsafeMutablePointer<Element>
   @usableFromInline let words: UnsafeMutablePointer<Atomic<Int>>
+  /// The bound: what the iterator holds, ring and overflow, before the demand closes.
   @usableFromInline let limit: Int
-  /// `limit + 1`: a handed value besides `limit` others.
+  /// How many values the ring holds besides a handed one: the limit, up to `maxRoom`.
+  @usableFromInline let room: Int
+  /// `room + 1`: a handed value besides `room` others.
   @usableFromInline let capacity: Int
+
+  static var maxRoom: Int { 256 }
 
   // The words, the producer's and the consumer's on separate cache lines (8 words apart), the shared flags on a third.
   /// The producer's: how many values it has put in (written by the producer only).
@@ -62,7 +70,8 @@ struct BoundedRing<Element>: @unchecked Sendable {
 
   init(limit: Int) {
     self.limit = limit
-    capacity = limit + 1
+    room = Swift.min(limit, Self.maxRoom)
+    capacity = room + 1
     places = .allocate(capacity: capacity)
     words = UnsafeMutableRawPointer.allocate(byteCount: Self.wordCount * MemoryLayout<Atomic<Int>>.stride, alignment: 64)
       .bindMemory(to: Atomic<Int>.self, capacity: Self.wordCount)
@@ -88,22 +97,22 @@ struct BoundedRing<Element>: @unchecked Sendable {
   /// Puts `value` in; returns how many values the ring holds with it, a handed one not counted, or `nil` (without
   /// putting it in) if full.
   ///
-  /// The count is exact when it reaches the limit or a new high-water mark, and may be high otherwise (the
+  /// The count is exact when it fills the ring or reaches a new high-water mark, and may be high otherwise (the
   /// producer's copy of `head` may be behind). Records the high-water mark.
   @inlinable
   func append(_ value: Element) -> Int? {
     let tail = words[Self.tail].load(ordering: .relaxed)
     var head = words[Self.producersHead].load(ordering: .relaxed)
-    if tail - head >= limit {
+    if tail - head >= room {
       head = refreshHead()
-      guard tail - head - handed(head: head) < limit else { return nil }
+      guard tail - head - handed(head: head) < room else { return nil }
     }
     (places + tail % capacity).initialize(to: value)
     // Sequentially consistent: ordered before the read of `consumerWaiting` that follows (see the type's comment).
     words[Self.tail].store(tail + 1, ordering: .sequentiallyConsistent)
     var count = tail + 1 - head
     let highWaterMark = words[Self.highWaterMark].load(ordering: .relaxed)
-    if count >= limit || count > highWaterMark {
+    if count >= room || count > highWaterMark {
       head = refreshHead()
       count = tail + 1 - head - handed(head: head)
       if count > highWaterMark { words[Self.highWaterMark].store(count, ordering: .relaxed) }

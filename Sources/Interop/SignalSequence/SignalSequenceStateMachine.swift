@@ -287,8 +287,9 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
   }
 
   /// `.bounded`: a value that could not go into the ring (full, or values go through the lock since it was): buffered
-  /// after the ring's, counted if the iterator holds more than the limit with it. The ring is full, so the demand
-  /// closes; a consumer waiting on the empty ring (it has emptied it since) is resumed.
+  /// after the ring's, counted if the iterator holds more than the limit with it. The demand closes once the iterator
+  /// holds the limit (a ring smaller than the limit fills first); a consumer waiting on the empty ring (it has emptied
+  /// it since) is resumed.
   @inlinable
   mutating func overflowed(_ element: Element, limit: Int, ringCount: Int) -> OverflowAction {
     var action = OverflowAction()
