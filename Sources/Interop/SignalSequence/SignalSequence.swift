@@ -214,11 +214,7 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
       // before any value. A batch holds values older than the ring's (see `SignalSequenceStorage.next`).
       if !Task.isCancelled {
         if !lifetime.batch.isEmpty { return lifetime.batch.popFirst() }
-        if let ring = lifetime.storage.ring, let (element, left) = ring.take() {
-          // The demand is closed while the producer is paused: reopen it once what is left is down to half.
-          if ring.demandClosed && left <= ring.limit / 2 { lifetime.storage.tookRoom(ring) }
-          return element
-        }
+        if let ring = lifetime.storage.ring, let element = lifetime.storage.take(from: ring) { return element }
       }
       return try await lifetime.storage.next(isolation: actor, batch: &lifetime.batch).get()
     }

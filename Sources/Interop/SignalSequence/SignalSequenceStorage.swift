@@ -114,10 +114,7 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
       case .reopenDemand(let reopening):
         reopenDemand(reopening)  // a source resumed here, in this task, may have buffered values: ask again
       case .takeFromRing:
-        if let ring, let (element, left) = ring.take() {
-          if ring.demandClosed && left <= ring.limit / 2 { tookRoom(ring) }
-          return .success(element)
-        }
+        if let ring, let element = take(from: ring) { return .success(element) }
       case .suspend:
         if let ring {
           // A value sent to the waiting consumer is its own, as with the other policies' hand-off: taken even if
@@ -167,6 +164,15 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
       },
       onCancel: { self.cancel() },
       isolation: actor)
+  }
+
+  /// `.bounded`: the consumer takes the oldest value from the ring, without the lock, and reopens a closed demand
+  /// (the producer is paused) once what is left is down to half; `nil` if the ring is empty.
+  @inlinable
+  func take(from ring: BoundedRing<Element>) -> Element? {
+    guard let (element, left) = ring.take() else { return nil }
+    if ring.demandClosed && left <= ring.limit / 2 { tookRoom(ring) }
+    return element
   }
 
   /// `.bounded`: the consumer has taken a value from the ring, and the demand is closed: reopens it if what the
