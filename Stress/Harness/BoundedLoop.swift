@@ -100,9 +100,13 @@ enum BoundedBuffer {
     iteration.check(
       seen.ends == 1 && seen.failure == nil, ends,
       "the loop ended \(seen.ends) times, failure \(String(describing: seen.failure))")
-    iteration.check(
-      seen.values == order && order.count == expected, lossless,
-      "\(seen.values.count) delivered of \(order.count) sent (\(expected) expected), or out of order")
+    guard seen.values != order || order.count != expected else { return }
+    let missing = Set(order).subtracting(seen.values).sorted()
+    let firstOutOfPlace = zip(seen.values, order).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+    iteration.fail(
+      lossless,
+      "\(seen.values.count) delivered of \(order.count) sent (\(expected) expected): missing \(missing.prefix(8)), "
+        + "first out of place at \(String(describing: firstOutOfPlace)), last received \(seen.values.suffix(4))")
   }
 
   static let overflowAgrees =
