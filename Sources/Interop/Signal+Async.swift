@@ -163,29 +163,63 @@ extension Signal {
   /// `tracked`: async work started from a `TestScheduler`'s block, or from work one already tracks, is registered
   /// with that test scheduler before its task starts, and unregistered when the task ends, so that
   /// `TestScheduler.settle()` can wait for it (TestScheduler+AsyncWork.swift). Async work started by one of the
-  /// library's main-actor jobs counts with them (`MainActorJobs`) until its task ends. The iteration of an async
-  /// sequence passes `false`: a source that need not end is not work to wait for.
+  /// library's main-actor jobs counts with them (`MainActorJobs`) until its first event, or its end. The iteration of
+  /// an async sequence passes `false`: a source that need not end is not work to wait for.
   static func detachedTask(
     tracked: Bool = true, _ work: @escaping @Sendable (AsyncSubscriber<Value, Failure>) async -> Void
   ) -> Signal<Value, Failure> {
-    create(withDemand: { subscriber, demand in
+    create(withDemand: { sink, demand in
       // Under a bounded consumer, the body's `send(_:)` suspends while it is full (flow control).
-      let subscriber = AsyncSubscriber(subscriber, demand: demand)
+      let subscriber = AsyncSubscriber(sink, demand: demand)
       let task: Task<Void, Never>
       if tracked, let tracking = TrackedAsyncWork.begin() {
         task = Task.detached { await tracking.run { await work(subscriber) } }
       } else if tracked, MainActorJobs.countedEpoch != nil {
         // Started by one of the library's main-actor jobs (an observation's value, a binding's): counted with them,
-        // in their epoch, until the task ends, so that a chain main → task → main settles as one piece of work.
-        let epoch = MainActorJobs.begin()
+        // in their epoch, until its first event, so that a chain main → task → main settles as one piece of work,
+        // while a task that goes on sending (a poller) holds no later settle: what it sends later is new work.
+        let counted = CountedWork(.asyncWork)
+        let subscriber = AsyncSubscriber(FirstEventEndsCount(sink, counted), demand: demand)
         task = Task.detached {
-          await MainActorJobs.$countedEpoch.withValue(epoch) { await work(subscriber) }
-          MainActorJobs.end(epoch)
+          await MainActorJobs.$running.withValue(counted) { await work(subscriber) }
+          counted.end()
         }
       } else {
         task = Task.detached { await work(subscriber) }
       }
       return ActionDisposable { task.cancel() }
     })
+  }
+}
+
+/// The subscriber of a task that one of the library's main-actor jobs started: its first event ends the task's count
+/// (`MainActorJobs`), once the event has been delivered, so that the work the event sets in motion (a binding's job)
+/// is counted, in the task's epoch, before the task stops counting.
+final class FirstEventEndsCount<Value: Sendable, Failure: Error>: Subscriber, Sendable {
+  private let base: any Subscriber<Value, Failure>
+  private let counted: CountedWork
+
+  init(_ base: any Subscriber<Value, Failure>, _ counted: CountedWork) {
+    self.base = base
+    self.counted = counted
+  }
+
+  func sendNext(_ value: Value) {
+    base.sendNext(value)
+    counted.end()
+  }
+
+  func sendError(_ error: Failure) {
+    base.sendError(error)
+    counted.end()
+  }
+
+  func sendCompleted() {
+    base.sendCompleted()
+    counted.end()
+  }
+
+  func didSubscribe(with disposable: any Disposable) {
+    base.didSubscribe(with: disposable)
   }
 }

@@ -79,7 +79,7 @@ struct ObservationCountRace: Scenario {
         let subscription = recorder.subscribe(to: signals[round % signals.count].promoteError(to: StressFailure.self))
         random.dawdle(4)
         if iteration.isSabotaged && random.oneIn(2) {
-          _ = MainActorJobs.begin()  // BUG: a disposal in the middle of a change that keeps the count it held
+          _ = MainActorJobs.begin(.evaluation)  // BUG: a disposal in the middle of a change that keeps the count it held
         }
         subscription.dispose()
         disposed.set()

@@ -188,15 +188,15 @@ struct MainActorPatienceTests {
     // the producer runs. (Main-queue jobs cannot do this without blocking the main thread: one that ran before the
     // next was enqueued would let the count touch zero.)
     let producer = Thread {
-      var held = MainActorJobs.begin()
+      var held = MainActorJobs.begin(.delivery)
       while !stop.load(ordering: .relaxed) {
-        let next = MainActorJobs.begin()
-        MainActorJobs.end(held)
+        let next = MainActorJobs.begin(.delivery)
+        MainActorJobs.end(held, .delivery)
         held = next
         if jobs.add(1, ordering: .relaxed).newValue == 10 { running.open() }
         usleep(100)
       }
-      MainActorJobs.end(held)
+      MainActorJobs.end(held, .delivery)
     }
     producer.start()
     await running.wait()  // ten units have come and gone: the producer is going

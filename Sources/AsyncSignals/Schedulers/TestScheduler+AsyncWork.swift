@@ -131,8 +131,9 @@ enum SettleWake: Sendable {
   case progress
   /// Nothing happened for the whole timeout.
   case noProgress
-  /// No main-actor job of the library finished for the whole of the main actor's patience.
-  case mainActorNoProgress
+  /// None of the library's main-actor work that the settle waited for finished for the whole of the main actor's
+  /// patience: what was left of it.
+  case mainActorNoProgress(MainActorJobs.Counts)
   /// The settling task was cancelled.
   case cancelled
 }
@@ -291,6 +292,79 @@ extension TestScheduler {
     /// do { try await scheduler.settle() } catch { print(error.mainActorJobs) }
     /// ```
     public let mainActorJobs: Int
+    /// The library's main-actor work that this `settle` waited for and that had not finished when it stopped, by
+    /// kind: the work that was due when it last looked, and what that work started. All zero if it stopped before it
+    /// waited for main-actor work.
+    ///
+    /// ```swift
+    /// do { try await scheduler.settle() } catch { print(error.mainActorWorkLeft.asyncTasks) }
+    /// ```
+    public let mainActorWorkLeft: MainActorWork
+
+    /// The library's main-actor work that a `settle` waits for, by kind (see ``mainActorWorkLeft``).
+    ///
+    /// ```swift
+    /// let left = TestScheduler.SettleError.MainActorWork(evaluations: 0, deliveries: 0, asyncTasks: 1)
+    /// ```
+    ///
+    /// - Note: No RAC counterpart.
+    public struct MainActorWork: Sendable, Equatable, CustomStringConvertible {
+      /// Evaluations of `Signal.observing` that are due (from the `willSet` that made them due) and whose value has
+      /// not been sent yet.
+      ///
+      /// ```swift
+      /// do { try await scheduler.settle() } catch { print(error.mainActorWorkLeft.evaluations) }
+      /// ```
+      public var evaluations: Int
+      /// Main-actor jobs the library has enqueued and not yet run: deliveries, bindings, a command's deliveries.
+      ///
+      /// ```swift
+      /// do { try await scheduler.settle() } catch { print(error.mainActorWorkLeft.deliveries) }
+      /// ```
+      public var deliveries: Int
+      /// Tasks of `Signal.async` (or a command's async work) started by that main-actor work that have not sent their
+      /// first event yet: a task counts until its first event, not for its whole life.
+      ///
+      /// ```swift
+      /// do { try await scheduler.settle() } catch { print(error.mainActorWorkLeft.asyncTasks) }
+      /// ```
+      public var asyncTasks: Int
+
+      /// The counts.
+      ///
+      /// ```swift
+      /// let none = TestScheduler.SettleError.MainActorWork(evaluations: 0, deliveries: 0, asyncTasks: 0)
+      /// ```
+      ///
+      /// - Parameters:
+      ///   - evaluations: Due evaluations of `Signal.observing`.
+      ///   - deliveries: Main-actor jobs not yet run.
+      ///   - asyncTasks: Tasks started by main-actor work that have not sent their first event.
+      public init(evaluations: Int, deliveries: Int, asyncTasks: Int) {
+        self.evaluations = evaluations
+        self.deliveries = deliveries
+        self.asyncTasks = asyncTasks
+      }
+
+      init(_ counts: MainActorJobs.Counts) {
+        self.init(evaluations: counts.evaluations, deliveries: counts.deliveries, asyncTasks: counts.asyncWork)
+      }
+
+      /// The kinds left, named: "1 Signal.async task that has not sent its first event", or "none".
+      ///
+      /// ```swift
+      /// do { try await scheduler.settle() } catch { print(error.mainActorWorkLeft.description) }
+      /// ```
+      public var description: String {
+        var kinds: [String] = []
+        if evaluations > 0 { kinds.append("\(evaluations) Signal.observing evaluation(s) due") }
+        if deliveries > 0 { kinds.append("\(deliveries) main-actor delivery job(s) not yet run") }
+        if asyncTasks > 0 {
+          kinds.append("\(asyncTasks) Signal.async task(s) started by main-actor work that have not sent an event")
+        }
+        return kinds.isEmpty ? "none" : kinds.joined(separator: ", ")
+      }
+    }
 
     /// A sentence for the test's log: the reason, the work still running, and where to look.
     ///
@@ -300,7 +374,8 @@ extension TestScheduler {
     public var description: String {
       let work =
         "\(running) tracked async task(s) still running, \(waiting) waiting in an awaiting call; "
-        + "\(scheduledCount) block(s) scheduled; \(mainActorJobs) main-actor job(s) of the library not yet run"
+        + "\(scheduledCount) block(s) scheduled; main-actor work it waited for, left: \(mainActorWorkLeft); "
+        + "\(mainActorJobs) main-actor job(s) of the library not yet run in the whole process"
       switch reason {
       case .noProgress(let timeout):
         return "TestScheduler.settle: no progress for \(timeout): \(work). The work waits for something settle "
@@ -348,15 +423,17 @@ extension TestScheduler {
   /// have run, been cancelled, or their subscription was disposed — an evaluation of `Signal.observing` (from the
   /// `willSet` that makes it due), a delivery of `bind(onMainActorTo:)`, `subscribeNext(onMainActor:)`,
   /// `subscribeNext(onMainThread:)`, `deliverOnMainThread()` or `deliver(on: QueueScheduler.main)`, a `Command`'s
-  /// delivery on the main queue — and so is the async work (`Signal.async`) that such a job starts, until its task
-  /// ends. `settle()` suspends until they have run, so a test on the main actor lets them run while it waits: an
-  /// app model's pipeline (observe, throttle on this scheduler, search in a task, bind back on the main actor)
+  /// delivery on the main queue — and so is the async work (`Signal.async`) that such a job starts, until its first
+  /// event (a poller it starts is waited for until its first value, not for its whole life; what it sends later is
+  /// new work). `settle()` suspends until they have run, so a test on the main actor lets them run while it waits:
+  /// an app model's pipeline (observe, throttle on this scheduler, search in a task, bind back on the main actor)
   /// settles with no `Task.yield()`. These jobs are counted for the whole process, since an observation made in a
-  /// model's `init` cannot know its test scheduler, so a test also waits for other tests' main-actor jobs, and
-  /// they get at least 5 minutes without progress before `settle()` gives up, whatever `timeout` says. Not
-  /// counted: main-actor work the library did not enqueue (your own `Task { @MainActor in … }`, SwiftUI's), work
-  /// that hops through a queue other than the main queue, a subscription paused for a bounded consumer's room, and
-  /// timers.
+  /// model's `init` cannot know its test scheduler, so a test also waits for other tests' main-actor jobs that were
+  /// due when it looked (never for those made due later), and the work it waits for gets at least 5 minutes without
+  /// progress of its own before `settle()` gives up, whatever `timeout` says, and names what is left
+  /// (``SettleError/mainActorWorkLeft``). Not counted: main-actor work the library did not enqueue (your own
+  /// `Task { @MainActor in … }`, SwiftUI's), work that hops through a queue other than the main queue, a subscription
+  /// paused for a bounded consumer's room, and timers.
   ///
   /// Which work is tracked: the task of `Signal.async` (so of a `Command` with async work), in AsyncSignalsInterop,
   /// when it is subscribed from one of this scheduler's blocks — where an operator or a command on this scheduler
@@ -446,7 +523,8 @@ extension TestScheduler {
       switch await waitUntilQuiet(timeout: timeout, isolation: isolation) {
       case .quiet, .progress: break
       case .noProgress: throw settleError(.noProgress(timeout))
-      case .mainActorNoProgress: throw settleError(.noProgress(Swift.max(timeout, Self.mainActorPatience)))
+      case .mainActorNoProgress(let left):
+        throw settleError(.noProgress(Swift.max(timeout, Self.mainActorPatience)), mainActorWorkLeft: left)
       case .cancelled: throw settleError(.cancelled)
       }
       if runNextBlock(dueBy: limit, method: method) { continue }
@@ -455,18 +533,21 @@ extension TestScheduler {
     }
   }
 
-  private func settleError(_ reason: SettleError.Reason) -> SettleError {
+  private func settleError(
+    _ reason: SettleError.Reason, mainActorWorkLeft: MainActorJobs.Counts = .init()
+  ) -> SettleError {
     let (running, waiting) = asyncWork.withLock { ($0.runningCount, $0.waitingCount) }
     return SettleError(
       reason: reason, running: running, waiting: waiting, scheduledCount: scheduledCount,
-      mainActorJobs: MainActorJobs.count)
+      mainActorJobs: MainActorJobs.count, mainActorWorkLeft: SettleError.MainActorWork(mainActorWorkLeft))
   }
 
-  /// How long the library's main-actor jobs may make no progress before `settle` reports them, whatever its
-  /// `timeout`: 5 minutes. The main queue is one thread that every main-actor test shares: pinned to one CPU beside
-  /// two busy loops (`taskset -c 0`), the suite's main-actor tests kept it from running any counted job for over
-  /// 30 seconds, the patience this had before, and four settles that were only slow reported no progress.
-  static let mainActorPatience: Duration = .seconds(300)
+  /// How long the library's main-actor work that a `settle` waits for may make no progress before `settle` reports
+  /// it, whatever its `timeout`: 5 minutes. The main queue is one thread that every main-actor test shares: pinned to
+  /// one CPU beside two busy loops (`taskset -c 0`), the suite's main-actor tests kept it from running any counted job
+  /// for over 30 seconds, the patience this had before, and four settles that were only slow reported no progress.
+  /// A task-local, so that a test of the report itself can shorten it.
+  @TaskLocal static var mainActorPatience: Duration = .seconds(300)
 
   /// Waits until the library's main-actor jobs (and the work they started) have finished, and every tracked task
   /// has ended or waits in an awaiting call, each progress restarting the timeout. Either kind of work may start the
@@ -485,7 +566,7 @@ extension TestScheduler {
         through: MainActorJobs.closeEpoch(), timeout: mainActorTimeout, isolation: isolation)
       {
       case .drained: break
-      case .timedOut: return .mainActorNoProgress
+      case .timedOut(let left): return .mainActorNoProgress(left)
       case .cancelled: return .cancelled
       }
       // Those jobs may have started tracked work: look again.

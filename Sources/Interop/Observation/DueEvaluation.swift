@@ -1,7 +1,7 @@
 import AsyncSignals
 
 /// Whether one observation's next evaluation is due, counted in `MainActorJobs` while it is, so that
-/// `TestScheduler.settle()` waits for it (issue 27).
+/// `TestScheduler.settle()` waits for it.
 ///
 /// An evaluation becomes due when the subscription starts (the current value), in the `willSet` of a change to
 /// something it read, or when the object it reads goes away; it stops being due when it runs, or when the
@@ -30,7 +30,7 @@ final class DueEvaluation: Sendable {
 
   /// Starts due: the first evaluation, which reads the current value.
   init() {
-    let epoch = MainActorJobs.begin()
+    let epoch = MainActorJobs.begin(.evaluation)
     state.withLock { $0.due = epoch }
   }
 
@@ -41,7 +41,7 @@ final class DueEvaluation: Sendable {
       if state.paused {
         state.dueAfterPause = true
       } else {
-        state.due = MainActorJobs.begin()
+        state.due = MainActorJobs.begin(.evaluation)
       }
     }
   }
@@ -51,7 +51,8 @@ final class DueEvaluation: Sendable {
   @discardableResult
   func evaluating() -> UInt64? {
     state.withLock { state -> UInt64? in
-      if let epoch = state.unsent { MainActorJobs.end(epoch) }  // a value read and never sent: superseded
+      // A value read and never sent: superseded.
+      if let epoch = state.unsent { MainActorJobs.end(epoch, .evaluation) }
       state.unsent = state.due
       state.due = nil
       return state.unsent
@@ -63,7 +64,7 @@ final class DueEvaluation: Sendable {
     state.withLock { state in
       guard let epoch = state.unsent else { return }
       state.unsent = nil
-      MainActorJobs.end(epoch)
+      MainActorJobs.end(epoch, .evaluation)
     }
   }
 
@@ -73,12 +74,12 @@ final class DueEvaluation: Sendable {
       state.paused = true
       if let epoch = state.unsent {
         state.unsent = nil
-        MainActorJobs.end(epoch)
+        MainActorJobs.end(epoch, .evaluation)
       }
       guard let epoch = state.due else { return }
       state.due = nil
       state.dueAfterPause = true
-      MainActorJobs.end(epoch)
+      MainActorJobs.end(epoch, .evaluation)
     }
   }
 
@@ -88,7 +89,7 @@ final class DueEvaluation: Sendable {
       state.paused = false
       guard !state.ended, state.dueAfterPause else { return }
       state.dueAfterPause = false
-      state.due = MainActorJobs.begin()
+      state.due = MainActorJobs.begin(.evaluation)
     }
   }
 
@@ -98,8 +99,8 @@ final class DueEvaluation: Sendable {
   /// The subscription has ended: nothing is due any more. Idempotent.
   func end() {
     state.withLock { state in
-      if let epoch = state.due { MainActorJobs.end(epoch) }
-      if let epoch = state.unsent { MainActorJobs.end(epoch) }
+      if let epoch = state.due { MainActorJobs.end(epoch, .evaluation) }
+      if let epoch = state.unsent { MainActorJobs.end(epoch, .evaluation) }
       state.ended = true
       state.due = nil
       state.unsent = nil

@@ -28,12 +28,15 @@ final class BookSearchModel: LifetimeProviding {
 @MainActor
 @Suite("Testing a view model (the Testing article's sample)")
 struct ViewModelSampleTests {
-  @Test("Testing: a view model's search, throttled on the test scheduler, settles with no yield (200 runs)")
-  func testingAViewModel() async throws {
+  @Test(
+    "Testing: a view model's search, throttled on the test scheduler, settles with no yield (200 runs)",
+    arguments: [0, 3])
+  func testingAViewModel(suspensions: Int) async throws {
     for _ in 0..<200 {
       let scheduler = TestScheduler()
       let model = BookSearchModel(scheduler: scheduler) { query in
-        ["Swift in Depth", "SwiftUI by Example", "Vapor"].filter { $0.hasPrefix(query) }
+        for _ in 0..<suspensions { await Task.yield() }  // a fake service that suspends before it answers
+        return ["Swift in Depth", "SwiftUI by Example", "Vapor"].filter { $0.hasPrefix(query) }
       }
       model.query = "Swift"
       try await scheduler.settle(advancingBy: .milliseconds(299))
