@@ -60,6 +60,21 @@ private final class Sender: Sendable {
   func settled() async { await executor.settled() }
 }
 
+/// An iterator kept by a main-actor model, which different tasks of the model call.
+@MainActor
+private final class IteratorModel {
+  private var iterator: SignalSequence<Int, Never>.Iterator
+
+  init(_ iterator: SignalSequence<Int, Never>.Iterator) {
+    self.iterator = iterator
+  }
+
+  func next() async -> Int? {
+    var copy = iterator  // the copies share one subscription
+    return await copy.next(isolation: MainActor.shared)
+  }
+}
+
 /// What a loop saw, once it ended.
 private struct Outcome: Sendable {
   var values: [Int] = []
@@ -262,6 +277,30 @@ struct SubjectSendTests {
     #expect(ended)
     #expect(received.value == [1, 2, 3, 101, 102, 103])
     #expect(values.overflowCount >= 1)
+  }
+
+  @Test("a loop body's send into its own subject goes on when the iterator's first next() ran in another task")
+  @MainActor
+  func loopPrimedInAnotherTask() async {
+    let subject = BehaviorSubject<Int, Never>(value: 0)
+    let model = IteratorModel(subject.values(bufferingPolicy: .bounded(2)).makeAsyncIterator())
+    // One task primes the iterator (subscribes, takes the current value), as a model's setup would.
+    let first = await Task { @MainActor in await model.next() }.value
+    for value in 1...3 { subject.sendNext(value) }  // 1 and 2 fill the loop; 3 is beyond its bound, counted
+    let received = Locked<[Int]>([])
+    // Another task loops: its first values come from the buffer, so it never waits in next() before it sends.
+    let ended = await finishes {
+      await Task { @MainActor in
+        while let value = await model.next() {
+          received.append(value)
+          if value < 100 { await subject.send(value + 100) }  // the loop is full: only this task can make room
+          if received.value.count == 6 { break }
+        }
+      }.value
+    }
+    #expect(first == 0)
+    #expect(ended, "the loop's own send waited for the loop, whose task was recorded as the one that primed it")
+    #expect(received.value == [1, 2, 3, 101, 102, 103])
   }
 
   @Test("a loop body's send into its own subject still waits while another bounded loop of the subject is full")

@@ -75,7 +75,9 @@ package final class Demand: Sendable {
   /// Where a stage runs the resumptions that its `release()` frees: `nil` runs them on the releasing thread.
   private let resumeOn: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
   /// The task that reads the consumer's buffer (`Demand.currentTask`; 0 until recorded): a consumer's only.
-  private let consumer = Atomic<Int>(0)
+  @usableFromInline let consumer = Atomic<Int>(0)
+  /// Whether the consumer must record its task at each call that takes a value (`tracksConsumer`): a consumer's only.
+  @usableFromInline let tracking = Atomic<Bool>(false)
 
   /// A consumer's demand.
   @usableFromInline
@@ -112,16 +114,55 @@ package final class Demand: Sendable {
 
   // MARK: The consumer's task
 
-  /// The identity of the current task (0 outside any task): the hash of its `UnsafeCurrentTask`, unique among
-  /// the tasks alive at once.
+  /// The identity of the current task (0 outside any task): see `currentTaskState`.
+  @inlinable
   package static var currentTask: Int {
-    withUnsafeCurrentTask { $0?.hashValue } ?? 0
+    currentTaskState.task
+  }
+
+  /// The identity of the current task (0 outside any task), and whether it is cancelled, in one call to the runtime.
+  /// The identity is the address of the task's object, unique among the tasks alive at once: its bits, copied out of
+  /// `UnsafeCurrentTask` without retaining it (its `hashValue` would cost a hash per call, and the consumer asks for
+  /// each value while it tracks its task).
+  @inlinable
+  package static var currentTaskState: (task: Int, isCancelled: Bool) {
+    withUnsafeCurrentTask { task in
+      guard let task else { return (0, false) }
+      return (unsafeBitCast(task, to: Int.self), task.isCancelled)
+    }
   }
 
   /// Records the current task as the one that reads the consumer's buffer: call it in that task, as it subscribes.
   @usableFromInline
   package func recordConsumer() {
-    consumer.store(Self.currentTask, ordering: .relaxed)
+    recordConsumer(Self.currentTask)
+  }
+
+  /// Records `task` as the one that reads the consumer's buffer.
+  @inlinable
+  package func recordConsumer(_ task: Int) {
+    root.consumer.store(task, ordering: .relaxed)
+  }
+
+  /// The consumer's demand at the end of the chain (this one, for a consumer's).
+  @usableFromInline
+  package var root: Demand {
+    parent?.root ?? self
+  }
+
+  /// Whether the consumer records its task at every call that takes a value (`next()`), and not only as it
+  /// subscribes: set once a subject whose `await send(_:)` asks for it holds this demand. The iterator may move to
+  /// another task after its first call (a model that primes it in one task and loops in another); a loop's own send
+  /// must then still find its task recorded, or it would wait for itself.
+  @inlinable
+  package var tracksConsumer: Bool {
+    tracking.load(ordering: .relaxed)
+  }
+
+  /// Asks the consumer to record its task at every call that takes a value (see `tracksConsumer`).
+  package func trackConsumer() {
+    let root = root
+    if !root.tracking.load(ordering: .relaxed) { root.tracking.store(true, ordering: .relaxed) }
   }
 
   /// The task that reads the consumer's buffer (a stage's: its consumer's), 0 if none was recorded. A sender running

@@ -105,7 +105,9 @@ public class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failure>, S
   ///
   /// - The consuming task never waits on itself: a send from the task that runs a bounded loop of this subject (a
   ///   loop body sending back into the subject it reads) is not held back by that loop, which only that task could
-  ///   make room in; it goes on, and the loop counts its excess in `overflowCount`. A send from another task that
+  ///   make room in; it goes on, and the loop counts its excess in `overflowCount`. The loop's task is the one that
+  ///   called its iterator's `next()` last, whichever task made the first call (a model may prime the iterator in
+  ///   one task and loop in another). A send from another task that
   ///   the loop waits for — a child task the loop body awaits, say — does wait for the loop, which waits for it: a
   ///   cycle of the program's own, which the library cannot see or break. Cancel that task, or send from the loop's
   ///   own.

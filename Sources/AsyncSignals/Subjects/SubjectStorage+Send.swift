@@ -114,6 +114,7 @@ extension SubjectState {
     let before = subscribers.count
     let replay = attached(sink)
     if subscribers.count > before {
+      demand.trackConsumer()  // so that a send from the loop's own task never waits for it, whichever task that is
       bounded.append(BoundedSubscriber(sink: ObjectIdentifier(sink), demand: demand))
       boundedCount.store(bounded.count)
     }

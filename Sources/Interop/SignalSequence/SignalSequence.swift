@@ -132,10 +132,26 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
       /// overlapping accesses already, and the check (`swift_beginAccess`, compiled into the caller's loop) cost 3.4%
       /// of a `for await` loop's samples (Benchmarks README, issue 29).
       @exclusivity(unchecked) @usableFromInline var batch = Ring<Element>()
+      /// The task that called `next()` last, as recorded with the demand while it tracks its consumer: only `next`
+      /// touches it.
+      @exclusivity(unchecked) @usableFromInline var consumerTask = 0
 
       @usableFromInline
       init(storage: SignalSequenceStorage<Element, Failure>) {
         self.storage = storage
+      }
+
+      /// Whether the calling task is cancelled; a demand that tracks its consumer (a subject's `await send` holds it)
+      /// first learns, in the same call to the runtime, which task calls: the one whose own sends never wait for it.
+      @inlinable
+      func isCancelledRecordingConsumer() -> Bool {
+        guard let demand = storage.demand, demand.tracksConsumer else { return Task.isCancelled }
+        let (task, isCancelled) = Demand.currentTaskState
+        if task != consumerTask {
+          consumerTask = task
+          demand.recordConsumer(task)
+        }
+        return isCancelled
       }
 
       deinit {
@@ -212,7 +228,7 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
       // Inlined into the caller, so that a value taken earlier, or one waiting in a `.bounded` ring, is handed out by
       // code specialised for its type, with no lock; a cancelled task goes to the storage, which ends the iteration
       // before any value. A batch holds values older than the ring's (see `SignalSequenceStorage.next`).
-      if !Task.isCancelled {
+      if !lifetime.isCancelledRecordingConsumer() {
         if !lifetime.batch.isEmpty { return lifetime.batch.popFirst() }
         if let ring = lifetime.storage.ring, let element = lifetime.storage.take(from: ring) { return element }
       }
