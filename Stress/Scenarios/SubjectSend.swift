@@ -7,9 +7,11 @@ import AsyncSignalsInterop
 /// The subject is a `Subject`, a `ReplaySubject` or a `BehaviorSubject`, in turn. A reference subscriber
 /// (`subscribeNext`, unbounded: it never holds a sender back) records the subject's order. Two loops read it through
 /// `.bounded(n)`, one small (n from 1 to 4) and one large (n from 4 to 16), each in a task of its own, taking values
-/// with a yield now and then; each stops at a gate after a few values, until thread 1 opens it. In half the iterations
-/// the small loop sends some of what it takes back into the subject with `await send` (from its own task: it never
-/// waits for itself, but may for the large loop). Once both loops have subscribed, thread 0 starts 4 sender tasks,
+/// with a yield now and then; each stops at a gate after a few values, until thread 1 opens it. In a third of the
+/// iterations the small loop sends some of what it takes back into the subject with `await send` (from its own task:
+/// it never waits for itself, but may for the large loop), and in another third both loops do: each may find the
+/// other full of its values, and wait for it while the other waits in its own send (the sender that would close that
+/// cycle goes on, counted). Once both loops have subscribed, thread 0 starts 4 sender tasks,
 /// each sending 30 to 100 values `s·100,000 + i` in order with `await subject.send`, stopping once cancelled. Thread
 /// 2 cancels up to two senders at random moments, often while they wait. Thread 1 waits until the loops are at
 /// their gates, lets the senders fill them and wait, then either completes the subject there (half the iterations:
@@ -30,12 +32,12 @@ struct SubjectSendRace: Scenario {
     + "completed first"
   static let bound =
     "a loop's buffer never holds more than its bound plus one value per concurrent sender (the 4 tasks and the "
-    + "echoing loop)"
+    + "echoing loops)"
 
   let name = "SubjectSend"
   let race =
-    "4 tasks await subject.send into 2 bounded loops (1–4, 4–16) and an unbounded subscriber; cancellations, and a "
-    + "completion racing waiting senders"
+    "4 tasks await subject.send into 2 bounded loops (1–4, 4–16), which send some values back, and an unbounded "
+    + "subscriber; cancellations, and a completion racing waiting senders"
   let invariants = ["no deadlock", returns, lossless, perSender, bound]
   let sabotage = LockHeldResumptions.description
 
@@ -66,7 +68,7 @@ struct SubjectSendRace: Scenario {
     let limits = [1 + random.below(4), 4 + random.below(13)]
     let gateAfter = [1 + random.below(3), 1 + random.below(3)]
     let terminates = random.oneIn(2)
-    let echoes = random.oneIn(2)
+    let echoing = random.below(3)  // how many loops send back: none, the small one, or both
     let cancelled = Set((0..<random.below(3)).map { _ in random.below(senders) })
     let seeds = (0..<2).map { _ in random.next() }
     let subject = SendingSubject(
@@ -98,8 +100,9 @@ struct SubjectSendRace: Scenario {
                   atGate.signal()
                   await gates[loop].wait()
                 }
-                if loop == 0, echoes, value < Self.echo, value % 100_000 % 4 == 0 {
-                  await subject.send(value + Self.echo)  // back into the subject it reads, from its own task
+                if loop < echoing, value < Self.echo, value % 100_000 % 4 == 0 {
+                  // Back into the subject it reads, from its own task; each loop's echoes apart from the other's.
+                  await subject.send(value + (loop + 1) * Self.echo)
                 }
                 if random.oneIn(2) {
                   for _ in 0..<random.below(4) { await Task.yield() }
@@ -175,7 +178,7 @@ struct SubjectSendRace: Scenario {
         outcome.values == order && outcome.failure == nil, Self.lossless,
         "loop \(loop) (bound \(limits[loop])) received \(outcome.values.count) values of the \(order.count) the "
           + "subject delivered, or in another order")
-      let concurrent = senders + (echoes ? 1 : 0)
+      let concurrent = senders + echoing
       iteration.check(
         outcome.highWaterMark <= limits[loop] + concurrent, Self.bound,
         "loop \(loop): high-water mark \(outcome.highWaterMark), bound \(limits[loop]), \(concurrent) senders")

@@ -339,6 +339,38 @@ struct SubjectSendTests {
     #expect(await other.outcome.values == [1, 2, 3, 101, 102, 103])
   }
 
+  @Test("two loops of one subject that send back into it never wait on each other: the closing sender goes on")
+  func twoLoopsRequeueIntoOneSubject() async {
+    let subject = Subject<Int, Never>()
+    let executor = SerialTaskExecutor()  // one queue: the two loops interleave only where they suspend
+    let outcomes = await finishes {
+      let loops = [100, 200].map { offset in
+        let values = subject.values(bufferingPolicy: .bounded(2))
+        return Task(executorPreference: executor) { () -> (values: [Int], overflow: Int) in
+          // Once both loops have subscribed and suspended: 1 goes to each, 2 and 3 fill both.
+          if offset == 200 { executor.afterCurrentJob { for value in 1...3 { subject.sendNext(value) } } }
+          var iterator = values.makeAsyncIterator()
+          var received: [Int] = []
+          while let value = await iterator.next() {
+            received.append(value)
+            // Re-queued: each loop is full of the other's values when its body sends.
+            if value < 100 { await subject.send(value + offset) }
+            if received.count == 9 { break }
+          }
+          return (received, iterator.overflowCount)
+        }
+      }
+      for loop in loops {
+        let outcome = await loop.value
+        #expect(Set(outcome.values) == [1, 2, 3, 101, 102, 103, 201, 202, 203])
+        #expect(outcome.values.filter { $0 < 100 } == [1, 2, 3])
+        #expect(outcome.values.filter { (100..<200).contains($0) } == [101, 102, 103])
+        #expect(outcome.values.filter { $0 >= 200 } == [201, 202, 203])
+      }
+    }
+    #expect(outcomes, "each loop's send waited for the other loop, whose task waited in its own send")
+  }
+
   @Test("a send from a child task that the loop awaits waits for the loop: a cycle the library cannot see")
   func childTaskOfTheLoopWaits() async {
     let subject = Subject<Int, Never>()

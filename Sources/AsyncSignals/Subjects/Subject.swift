@@ -111,6 +111,9 @@ public class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failure>, S
   ///   the loop waits for — a child task the loop body awaits, say — does wait for the loop, which waits for it: a
   ///   cycle of the program's own, which the library cannot see or break. Cancel that task, or send from the loop's
   ///   own.
+  /// - Loops of this subject that send back into it never wait on each other: a send whose wait would close a cycle
+  ///   of waits among them (each loop full while its task waits in a send the other holds back) goes on, counted.
+  ///   A cycle through another subject is the program's, as above.
   /// - Concurrent senders each look for room before they send, and again each time they are woken: the bound holds
   ///   to within one value per concurrent sender.
   /// - Cancellation: a sending task that is cancelled stops waiting, or does not wait at all, and sends `value` at

@@ -1,17 +1,19 @@
 import Synchronization
 
-// A subject's send that waits: `send(_:) async` (flow control, issue 28).
+// A subject's send that waits: `send(_:) async` (flow control).
 //
 // `sendNext` never waits: a foreign synchronous sender is never made to wait (Core/Demand.swift), and its excess
 // beyond a bounded consumer's room is buffered and counted. `send(_:) async` is the producer that can wait: it
 // suspends while a bounded subscriber of the subject has no room, then sends as `sendNext` does.
 //
 // - Who holds a sender back: every subscriber under a bounded consumer whose demand has no room, except the consumers
-//   that the sending task runs itself (`Demand.consumerTask`). So the fullest bounded subscriber governs; a subscriber
-//   without a bounded consumer (an unbounded or dropping loop, a `subscribeNext`) never holds a sender back; and a
-//   loop body that sends into the subject it reads goes on, its excess counted, since only its own task could make
-//   the room it would wait for. (A child task that the loop awaits is another task: its send waits for the loop, and
-//   the loop for it. That cycle is the program's, and the library cannot see it: see `Subject.send(_:)`.)
+//   that the sending task runs itself (`Demand.consumerTask`, recorded at each `next()` of a loop this subject holds),
+//   and those whose task waits in a send of its own that this task's loop holds back (a cycle of waits among the
+//   subject's loops, which only going on can break). So the fullest bounded subscriber governs; a subscriber without
+//   a bounded consumer (an unbounded or dropping loop, a `subscribeNext`) never holds a sender back; and a loop body
+//   that sends into the subject it reads goes on, its excess counted, since only its own task could make the room it
+//   would wait for. (A child task that the loop awaits is another task: its send waits for the loop, and the loop
+//   for it. That cycle is the program's, and the library cannot see it: see `Subject.send(_:)`.)
 // - The fast path: with no bounded subscriber, one atomic load (`boundedCount`), then `sendNext`. With bounded
 //   subscribers that all have room, the state lock and a load of each one's room, specialised where the subject is
 //   used; only when one has no room does the sender look for its task's own loops and, if it must, wait.
@@ -148,9 +150,29 @@ extension SubjectState {
     terminal == nil && bounded.contains { !$0.demand.hasRoom }
   }
 
-  /// Whether a bounded subscriber holds back a sender in `task`: one whose consumer `task` does not run has no room.
+  /// Whether a bounded subscriber holds back a sender in `task`: one that has no room, and whose consumer neither is
+  /// `task` nor waits for it (`waits(_:for:)`).
   func holdsBack(_ task: Int) -> Bool {
-    terminal == nil && bounded.contains { $0.demand.consumerTask != task && !$0.demand.hasRoom }
+    terminal == nil && bounded.contains { !$0.demand.hasRoom && !waits($0.demand.consumerTask, for: task) }
+  }
+
+  /// Whether the task `consumer` is `task`, or waits for it: suspended in a send into this subject that a loop run by
+  /// `task` holds back, directly or through other senders of this subject that wait in turn. A sender in `task` that
+  /// waited for such a consumer's loop would close a cycle of waits that no room can break (two loops of the subject
+  /// that each send back into it, each full of the other's values), so it goes on instead, and the loop counts its
+  /// excess. Cycles through another subject or another lock are the program's: this subject cannot see them.
+  func waits(_ consumer: Int, for task: Int) -> Bool {
+    var current = consumer
+    var steps = 0
+    while current != task {
+      // A task has one send in progress at a time: each step follows the one sender of `current`, if it waits.
+      guard steps < waitingSenders.count,
+        let next = waitingSenders.first(where: { $0.task == current && !$0.isDone })?.registration?.demand.consumerTask
+      else { return false }
+      current = next
+      steps += 1
+    }
+    return true
   }
 
   /// Registers `wake` with the demand of the first bounded subscriber that holds `sender` back, and records the
@@ -160,7 +182,7 @@ extension SubjectState {
   /// here, which is safe because a demand calls nothing under its lock: it runs its resumptions after releasing it.
   mutating func hold(_ sender: WaitingSender, wake: @escaping Demand.Resumption) -> Bool {
     guard terminal == nil else { return false }
-    for entry in bounded where entry.demand.consumerTask != sender.task {
+    for entry in bounded where !waits(entry.demand.consumerTask, for: sender.task) {
       guard let id = entry.demand.resume(whenRoom: wake) else { continue }  // room: look further
       sender.registration = (entry.demand, id)
       return true
