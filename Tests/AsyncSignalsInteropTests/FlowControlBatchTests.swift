@@ -1,3 +1,4 @@
+import Dispatch
 import AsyncSignals
 import AsyncSignalsInterop
 import Testing
@@ -119,6 +120,42 @@ struct FlowControlBatchTests {
     subject.sendCompleted()
     while let value = await iterator.next() { received.append(value) }
     #expect(received == Array(1...11))
+  }
+
+  @Test(
+    "a value handed to a waiting loop does not count against the bound: .bounded(n) lets n more be sent at once",
+    arguments: [1, 2, 3])
+  func handedValueLeavesTheBoundOpen(limit: Int) async {
+    let subject = Subject<Int, Never>()
+    let values = subject.values(bufferingPolicy: .bounded(limit))
+    let loopExecutor = SerialTaskExecutor()
+    let waiting = Gate()
+    let gate = Gate()
+    let loop = Task(executorPreference: loopExecutor) {
+      loopExecutor.afterCurrentJob { waiting.open() }  // once its first next() has subscribed and suspended
+      for await _ in values { await gate.wait() }
+    }
+    await waiting.wait()
+    // The loop cannot run again until the test lets it: whatever the sender sends now waits for it.
+    let blocked = DispatchSemaphore(value: 0)
+    loopExecutor.queue.async { blocked.wait() }
+    let senderExecutor = SerialTaskExecutor()
+    let sent = Locked<[Int]>([])
+    let sender = Task(executorPreference: senderExecutor) {
+      for value in 1...(limit + 2) {
+        await subject.send(value)
+        sent.append(value)
+      }
+    }
+    // Once the sender has suspended: 1 was handed to the waiting loop, and `limit` more fill its buffer.
+    await withCheckedContinuation { continuation in senderExecutor.queue.async { continuation.resume() } }
+    #expect(sent.value == Array(1...(limit + 1)))
+    blocked.signal()
+    gate.open()
+    await sender.value
+    subject.sendCompleted()
+    await loop.value
+    #expect(values.overflowCount == 0)
   }
 
   @Test("a bound larger than the ring: the rest waits behind the lock, and the bound and the order still hold")

@@ -263,12 +263,14 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
     appended(count, to: ring)
   }
 
-  /// `.bounded`: a value went into the ring, which now holds `count`: the value that fills it closes the demand, and a
-  /// consumer waiting for it is woken.
+  /// `.bounded`: a value went into the ring, which now holds `count`: a consumer waiting for it is woken, and the value
+  /// that fills it closes the demand. In that order: a value handed to the waiting consumer is its own, and does not
+  /// count against the limit, so the hand-off is recorded before the ring's fullness is judged (under the lock, with
+  /// the count read afresh): a `.bounded(1)` loop woken with a value leaves its one place open.
   @inlinable
   func appended(_ count: Int, to ring: BoundedRing<Element>) {
-    if count >= ring.limit { closeFullDemand(ring) }
     if ring.consumerWaiting { wakeConsumer(ring, handing: true) }
+    if count >= ring.limit { closeFullDemand(ring) }
   }
 
   /// `.bounded`: a value that found the ring full, or values diverted through the lock. Under the lock, it goes into
