@@ -23,6 +23,38 @@ final class Person {
   var fullName: String { "\(first) \(last)" }
 }
 
+/// An account that outlives the profile that leads to it.
+@MainActor
+@Observable
+final class Account {
+  var name: String
+
+  init(name: String) {
+    self.name = name
+  }
+}
+
+/// A profile whose account is a `let`: Observation does not track the first step of `\.account.name`.
+@MainActor
+@Observable
+final class Profile {
+  let account: Account
+
+  init(account: Account) {
+    self.account = account
+  }
+}
+
+/// An `Observable` written by hand, with no `ObservationRegistrar` of its own: nothing of it is tracked.
+@MainActor
+final class HandWrittenHolder: Observable {
+  let account: Account
+
+  init(account: Account) {
+    self.account = account
+  }
+}
+
 /// An `@Observable` class that is neither isolated nor `Sendable`, used from the main actor.
 @Observable
 final class Counter {
@@ -196,9 +228,56 @@ struct ObservationTests {
     #expect(await values.next() == "Ada 1")
     person?.first = "Grace"
     #expect(await values.next() == "Grace 1")
-    // The counter outlives the person: the next change of the counter finds the person gone.
     person = nil
-    counter.count = 2
+    counter.count = 2  // a change after the person has gone finds it gone, too
+    #expect(await values.next() == nil)
+  }
+
+  @Test(
+    "an expression that also reads an object that outlives its own completes when its object goes away",
+    arguments: ObservationEngine.allCases)
+  func expressionOutlivedByAnotherObject(engine: ObservationEngine) async {
+    var person: Person? = Person()
+    let counter = Counter()
+    let recorder = ThreadRecorder<String>()
+    let subscription = engine.signal(person!) { "\($0.first) \(counter.count)" }
+      .subscribeNext({ recorder.record($0) }, completed: { recorder.record(nil) })
+    await recorder.arrived(1)
+    person = nil  // the counter lives on, and does not change
+    let completed = await finishes(within: 120) { await recorder.completed.wait() }
+    #expect(completed, "the subscription waited for the counter's next change")
+    subscription.dispose()
+  }
+
+  @Test(
+    "a key path whose first step is untracked completes when its root goes away, while the object it leads to lives",
+    arguments: ObservationEngine.allCases)
+  func untrackedFirstStep(engine: ObservationEngine) async {
+    let account = Account(name: "ada")
+    var profile: Profile? = Profile(account: account)
+    let signal = engine == .observations ? Signal.observing(profile!, \.account.name) : engine.signal(profile!) {
+      $0.account.name
+    }
+    let recorder = ThreadRecorder<String>()
+    let subscription = signal.subscribeNext({ recorder.record($0) }, completed: { recorder.record(nil) })
+    await recorder.arrived(1)
+    account.name = "grace"
+    await recorder.arrived(2)
+    profile = nil  // the account lives on, and does not change
+    let completed = await finishes(within: 120) { await recorder.completed.wait() }
+    #expect(completed, "the subscription waited for the account's next change")
+    #expect(recorder.values.value == ["ada", "grace"])
+    subscription.dispose()
+  }
+
+  @Test("a hand-written Observable keeps no registrar the library can see: it is seen to go at the next change")
+  func handWrittenObservableRoot() async {
+    let account = Account(name: "ada")
+    var holder: HandWrittenHolder? = HandWrittenHolder(account: account)
+    var values = Signal.observing(holder!, \.account.name).values.makeAsyncIterator()
+    #expect(await values.next() == "ada")
+    holder = nil
+    account.name = "grace"  // the next change of what the value read finds the holder gone
     #expect(await values.next() == nil)
   }
 

@@ -22,8 +22,11 @@ extension Signal where Failure == Never {
   ///   the value as it was still send it again (use `distinctUntilChanged()` to drop repeats).
   /// - Threads: every value and the completion are sent on the main actor, one at a time.
   /// - Lifetime: the signal and its subscriptions hold `object` weakly. When it is deinitialised each subscription
-  ///   completes, in a main-actor job soon after; a subscription that starts after it has gone completes without
-  ///   a value. Disposing a subscription ends it, as for any signal.
+  ///   completes, in a main-actor job soon after — also when the path's first step is untracked and leads to an
+  ///   object that lives on (`\.account.name`, `account` a `let`), as the signal watches the object's own
+  ///   `ObservationRegistrar` (an `Observable` written by hand without one is seen to go at the next change of what
+  ///   the path read); a subscription that starts after it has gone completes without a value. Disposing a
+  ///   subscription ends it, as for any signal.
   /// - Subscriptions: each has an observation of its own; several subscribers of one signal each get every value.
   /// - Untracked: a property Observation does not track (a `let`, an `@ObservationIgnored` one) can never change as
   ///   far as Observation knows: its value is sent, then the subscription completes.
@@ -68,10 +71,11 @@ extension Signal where Failure == Never {
   /// job make one value. The object is held weakly and passed in: a closure that captured it strongly would keep it
   /// alive, and the signal would never complete.
   ///
-  /// The subscriptions complete in a main-actor job soon after the object is deinitialised when `value` reads
-  /// tracked properties of that object only; a value that also reads another object still alive completes at that
-  /// object's next change. A value that reads nothing tracked is sent, then the subscription completes: Observation
-  /// can never ask for it again.
+  /// The subscriptions complete in a main-actor job soon after the object is deinitialised, even when `value` also
+  /// reads another object that lives on: the signal watches the object's own `ObservationRegistrar`, which the
+  /// `@Observable` macro stores in it. (An `Observable` written by hand that keeps no registrar among its stored
+  /// properties is seen to go only at the next change of what `value` read.) A value that reads nothing tracked is
+  /// sent, then the subscription completes: Observation can never ask for it again.
   ///
   /// ```swift
   /// let model = SearchViewModel()
