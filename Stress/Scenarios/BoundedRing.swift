@@ -5,8 +5,10 @@ import AsyncSignalsInterop
 /// its wake-up and its overflow.
 ///
 /// Thread 0 starts a task that loops over a `Signal.async` body through `.bounded(n)` and waits for the loop to end
-/// (10 s at most). n is 1 to 8, and in one iteration in eight 257 to 320: more than the ring's 256 places, so that
-/// the values past them wait behind the lock while the loop still has room. The body sends 200 to 600 values from its own task on the pool. Half the
+/// (10 s at most). n is 1 to 8, and in one iteration in eight 257 to 320 or 513 to 700: more than the ring's 256
+/// places, so that the values past them wait behind the lock while the loop still has room (past 512, more than half
+/// the bound waits there, and the loop reopens the demand as it takes its batch of them). The body sends 200 to 600
+/// values from its own task on the pool. Half the
 /// iterations it sends every value with `await send(_:)`, which waits while the loop is full; the other half it also
 /// sends runs with `sendNext(_:)`, which never waits, so that the ring overflows into the buffer behind the lock and
 /// values go back to the ring once the loop has taken that. Both sides change pace at random: the body yields now
@@ -46,7 +48,8 @@ struct BoundedRingRace: Scenario {
 
   func iterate(_ iteration: Iteration) {
     var random = iteration.random()
-    let limit = random.oneIn(8) ? 257 + random.below(64) : 1 + random.below(8)
+    let pastTheRing = random.oneIn(2) ? 257 + random.below(64) : 513 + random.below(188)
+    let limit = random.oneIn(8) ? pastTheRing : 1 + random.below(8)
     let count = 200 + random.below(401) + (limit > 8 ? limit : 0)
     let overflowing = random.oneIn(2)
     let producerSeed = random.next()

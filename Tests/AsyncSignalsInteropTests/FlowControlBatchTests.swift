@@ -176,6 +176,29 @@ struct FlowControlBatchTests {
     #expect(values.overflowCount == 0)
   }
 
+  @Test("a bound larger than the ring resumes its paused source with half the bound left", arguments: [300, 600, 1_000])
+  func largeBoundResumesAtHalf(limit: Int) async {
+    let produced = Locked(0)
+    let values = Signal<Int, Never>.from(0..<(limit * 4)).doNext { _ in produced.increment() }
+      .values(bufferingPolicy: .bounded(limit))
+    var iterator = values.makeAsyncIterator()
+    var taken = 0
+    var resumedAt: [Int] = []  // what the loop still held each time the walk produced again
+    var last = 0
+    while let value = await iterator.next() {
+      #expect(value == taken)
+      taken += 1
+      let now = produced.value
+      if now != last, last != 0 { resumedAt.append(last - taken) }  // resumed as this value was taken
+      last = now
+      #expect(now - taken <= limit, "after taking \(taken)")
+    }
+    #expect(taken == limit * 4)
+    #expect(!resumedAt.isEmpty)
+    #expect(resumedAt.allSatisfy { $0 == limit / 2 }, "held when the walk resumed: \(resumedAt)")
+    #expect(values.overflowCount == 0)
+  }
+
   @Test("a bound of Int.max is a buffer that never closes: nothing allocated up front for it, nothing counted")
   func boundOfIntMax() async {
     let values = Signal<Int, Never>.from(0..<100).values(bufferingPolicy: .bounded(.max))

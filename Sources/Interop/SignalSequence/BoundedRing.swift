@@ -66,6 +66,8 @@ struct BoundedRing<Element>: @unchecked Sendable {
   /// `head` is not past it. Written under the storage's lock as the consumer is woken; it only grows, so a read that
   /// is out of date counts a taken value as held, never the reverse.
   @inlinable static var handedIndex: Int { 19 }
+  /// How many values wait behind the storage's lock, past the ring (written under it).
+  @inlinable static var behindLock: Int { 20 }
   static var wordCount: Int { 24 }
 
   init(limit: Int) {
@@ -173,6 +175,14 @@ struct BoundedRing<Element>: @unchecked Sendable {
     words[Self.demandClosed].load(ordering: .relaxed) != 0
   }
 
+  /// How many values wait behind the storage's lock, past the ring, as of the last change there: a bound past the
+  /// ring's places, or the overflow of a sender that cannot pause. What the consumer reopens the demand against,
+  /// with the ring's count and its own batch.
+  @inlinable
+  var behindLock: Int {
+    words[Self.behindLock].load(ordering: .relaxed)
+  }
+
   /// How many values the ring holds, a handed one not counted, read now: from either side, or under the storage's
   /// lock.
   @inlinable
@@ -201,6 +211,7 @@ struct BoundedRing<Element>: @unchecked Sendable {
   func mirror(_ state: SignalSequenceStateMachine<Element, some Error>) {
     words[Self.demandClosed].store(state.demandOpen ? 0 : 1, ordering: .relaxed)
     words[Self.diverted].store(state.diverted ? 1 : 0, ordering: .relaxed)
+    words[Self.behindLock].store(state.buffer.count, ordering: .relaxed)
   }
 
   /// Says whether the consumer waits for a value (sequentially consistent: see the type's comment).

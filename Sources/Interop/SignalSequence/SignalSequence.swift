@@ -229,7 +229,13 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
       // code specialised for its type, with no lock; a cancelled task goes to the storage, which ends the iteration
       // before any value. A batch holds values older than the ring's (see `SignalSequenceStorage.next`).
       if !lifetime.isCancelledRecordingConsumer() {
-        if !lifetime.batch.isEmpty { return lifetime.batch.popFirst() }
+        if let element = lifetime.batch.popFirst() {
+          // A `.bounded` loop's batch is what waited behind the lock, past its ring: taking it makes room too.
+          if let ring = lifetime.storage.ring, ring.demandClosed {
+            lifetime.storage.tookRoom(ring, batch: lifetime.batch.count)
+          }
+          return element
+        }
         if let ring = lifetime.storage.ring, let element = lifetime.storage.take(from: ring) { return element }
       }
       return try await lifetime.storage.next(isolation: actor, batch: &lifetime.batch).get()

@@ -167,22 +167,24 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
   }
 
   /// `.bounded`: the consumer takes the oldest value from the ring, without the lock, and reopens a closed demand
-  /// (the producer is paused) once what is left is down to half; `nil` if the ring is empty.
+  /// (the producer is paused) once what the iterator holds is down to half; `nil` if the ring is empty. (Its batch is
+  /// empty: the consumer takes from the ring only then.)
   @inlinable
   func take(from ring: BoundedRing<Element>) -> Element? {
     guard let (element, left) = ring.take() else { return nil }
-    if ring.demandClosed && left <= ring.limit / 2 { tookRoom(ring) }
+    if ring.demandClosed && left + ring.behindLock <= ring.limit / 2 { tookRoom(ring, batch: 0) }
     return element
   }
 
-  /// `.bounded`: the consumer has taken a value from the ring, and the demand is closed: reopens it if what the
-  /// iterator holds is down to half the limit, read now. While values are diverted through the lock, the consumer's
-  /// next call that takes it decides instead.
+  /// `.bounded`: the consumer has taken a value, from the ring or from its `batch` of what waited behind the lock,
+  /// and the demand is closed: reopens it if what the iterator holds — the ring, what waits behind the lock, and the
+  /// batch — is down to half the limit, read now. Values the resumed source sends while some still wait behind the
+  /// lock go there too, after them (`diverted`), so the order holds.
   @usableFromInline
-  func tookRoom(_ ring: BoundedRing<Element>) {
-    guard !ring.diverted, ring.count <= ring.limit / 2 else { return }
+  func tookRoom(_ ring: BoundedRing<Element>, batch: Int) {
+    guard ring.count + ring.behindLock + batch <= ring.limit / 2 else { return }
     let reopening = state.withLock { state in
-      let reopening = state.tookRoom(ring.limit, ringCount: ring.count, batch: 0)
+      let reopening = state.tookRoom(ring.limit, ringCount: ring.count, batch: batch)
       ring.mirror(state)
       return reopening
     }
