@@ -180,7 +180,7 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
   /// and the demand is closed: reopens it if what the iterator holds — the ring, what waits behind the lock, and the
   /// batch — is down to half the limit, read now. Values the resumed source sends while some still wait behind the
   /// lock go there too, after them (`diverted`), so the order holds.
-  @usableFromInline
+  @inlinable
   func tookRoom(_ ring: BoundedRing<Element>, batch: Int) {
     guard ring.count + ring.behindLock + batch <= ring.limit / 2 else { return }
     let reopening = state.withLock { state in
@@ -194,7 +194,7 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
   /// Reopens the demand (generation 0: no change), and runs the resumptions of the sources it had paused, with the
   /// lock released. In a task, a resumed `Signal.from` walks here, at once, until the buffer is full again: the
   /// consumer refills its own buffer.
-  @usableFromInline
+  @inlinable
   func reopenDemand(_ generation: UInt64) {
     guard generation != 0, let demand else { return }
     for resumption in demand.reopen(generation: generation) { resumption() }
@@ -278,7 +278,7 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
   /// `.bounded`: a value that found the ring full, or values diverted through the lock. Under the lock, it goes into
   /// the ring if that has room and values are not diverted (the consumer has taken since), and is buffered after the
   /// ring's values otherwise, counted beyond the limit.
-  @usableFromInline
+  @inlinable
   func overflowBounded(_ value: Element, _ ring: BoundedRing<Element>) {
     // The count if it went into the ring; what the overflow does otherwise.
     let (appended, overflow) = state.withLock { state -> (Int?, StateMachine.OverflowAction) in
@@ -299,7 +299,7 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
 
   /// `.bounded`: the producer filled the ring: closes the demand, if it is open and the ring is still full (the
   /// consumer may have taken since), so that sources that can pause stop before their next value.
-  @usableFromInline
+  @inlinable
   func closeFullDemand(_ ring: BoundedRing<Element>) {
     state.withLock { state in
       let closing = state.closeDemand(ring.limit, ringCount: ring.count)
@@ -315,7 +315,7 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
   /// The ring is looked at again here: the producer's wake-up may come late, after the consumer has taken the value
   /// itself and waits again, on an empty ring. That consumer is left waiting, for the producer's next value to wake:
   /// a hand-off recorded then would be of the next value, which the consumer would not count as its own.
-  @usableFromInline
+  @inlinable
   func wakeConsumer(_ ring: BoundedRing<Element>, handing: Bool) {
     let waiter = state.withLock { state -> StateMachine.BoundedWaiter? in
       guard ring.hasValue else { return nil }
