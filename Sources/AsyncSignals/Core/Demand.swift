@@ -48,14 +48,23 @@ package final class Demand: Sendable {
   @usableFromInline
   package typealias Resumption = @Sendable () -> Void
 
+  /// A registered resumption, and whether it runs its producer at once where it is called (a walk whose scheduler
+  /// runs work at once): a stage that must not run a producer on the thread that makes its room (`resumeOn`) sends
+  /// those there, and runs the others (a continuation to resume, a block to schedule on the producer's own queue)
+  /// at once, which costs no extra wake-up.
+  @usableFromInline
+  struct Registration: Sendable {
+    let id: UInt64
+    let resume: Resumption
+    let runsAtOnce: Bool
+  }
+
   @usableFromInline
   struct State: Sendable {
-    var resumptions: [(id: UInt64, resume: Resumption)] = []
+    var resumptions: [Registration] = []
     var ended = false
     /// The number of the last change applied by `close(generation:)` or `reopen(generation:)`.
     var generation: UInt64 = 0
-    /// A stage's values or inners in hand (`take()`, `release()`); always 0 for a consumer's demand.
-    var taken = 0
   }
 
   /// Registration numbers, unique in the process, so that a registration forwarded to a parent is withdrawn from
@@ -64,15 +73,20 @@ package final class Demand: Sendable {
 
   /// Whether this demand's own room is open (the consumer's, or a stage's count under its limit): written under
   /// `state`'s lock, read without it before each value. `hasRoom` also asks the parent.
-  private let open = Atomic<Bool>(true)
-  private let state = LockedState(State())  // guards the resumptions, `ended`, `generation` and `taken`
+  @usableFromInline let open = Atomic<Bool>(true)
+  private let state = LockedState(State())  // guards the resumptions, `ended`, `generation`, and `open`'s changes
+  /// A stage's values or inners in hand (`take()`, `release()`); always 0 for a consumer's demand. Counted without
+  /// the lock: a stage's owner takes and releases for each value, and only crossing the limit (closing) or
+  /// `reopenAt` (reopening) takes the lock (see `take()`).
+  @usableFromInline let taken = Atomic<Int>(0)
   /// The demand of the stage below, whose room this one's includes; `nil` for a consumer's.
   @usableFromInline let parent: Demand?
   /// How many values or inners a stage may hold before it has no room (`Int.max` for a consumer's demand).
-  let limit: Int
+  @usableFromInline let limit: Int
   /// How few a full stage must hold again before it reopens: `limit - 1` (at once) unless its owner asks for less.
-  let reopenAt: Int
-  /// Where a stage runs the resumptions that its `release()` frees: `nil` runs them on the releasing thread.
+  @usableFromInline let reopenAt: Int
+  /// Where a stage runs the resumptions that its `release()` frees and that run their producer at once
+  /// (`Registration.runsAtOnce`): `nil` runs them on the releasing thread.
   private let resumeOn: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
   /// The task that reads the consumer's buffer (`Demand.currentTask`; 0 until recorded): a consumer's only.
   @usableFromInline let consumer = Atomic<Int>(0)
@@ -175,19 +189,20 @@ package final class Demand: Sendable {
 
   /// Registers `resumption` to run once there may be room again, or the consumer has ended; `nil`, without
   /// registering, if there is room now — the caller goes on producing. The resumption runs once; the producer then
-  /// checks again (it may find a stage's parent full, and register again).
+  /// checks again (it may find a stage's parent full, and register again). `runsAtOnce`: the resumption runs its
+  /// producer where it is called (see `Registration`).
   @usableFromInline
-  package func resume(whenRoom resumption: @escaping Resumption) -> UInt64? {
+  package func resume(whenRoom resumption: @escaping Resumption, runsAtOnce: Bool = false) -> UInt64? {
     let registered = state.withLock { state -> UInt64?? in
       guard !state.ended else { return .some(nil) }
       guard !open.load(ordering: .relaxed) else { return nil }  // own room: the parent decides
       let id = Self.registrations.add(1, ordering: .relaxed).newValue
-      state.resumptions.append((id, resumption))
+      state.resumptions.append(Registration(id: id, resume: resumption, runsAtOnce: runsAtOnce))
       return .some(id)
     }
     if let registered { return registered }
     // This demand has room of its own: any lack of room is the parent's. Asked with this lock released.
-    return parent?.resume(whenRoom: resumption)
+    return parent?.resume(whenRoom: resumption, runsAtOnce: runsAtOnce)
   }
 
   /// Withdraws a registration; returns its resumption if it had not run yet (the caller may run it).
@@ -229,35 +244,62 @@ package final class Demand: Sendable {
   // MARK: A stage
 
   /// A stage takes one more value or inner in hand; it has no room once it holds `limit`.
-  @usableFromInline
+  ///
+  /// The count is an atomic, so that a value costs no lock round trip: only the take that reaches the limit takes the
+  /// lock, to close. Closing and a release that brings the count down race without the lock; both are sequentially
+  /// consistent, so one of them sees the other: either the release sees the stage closed (and reopens it), or the
+  /// close sees the count down (and reopens it itself).
+  @inlinable
   package func take() {
-    state.withLock { state in
-      state.taken += 1
-      if state.taken >= limit && !state.ended { open.store(false, ordering: .releasing) }
-    }
+    if taken.add(1, ordering: .relaxed).newValue >= limit { closeIfFull() }
   }
 
   /// A stage is done with `count` values or inners: reopened (`reopenAt` or fewer held), it frees the resumptions
-  /// waiting on it, where `resumeOn` says (or here), with the lock released.
-  @usableFromInline
+  /// waiting on it (see `resumeOn`), with the lock released. Only the release that finds the stage closed and its
+  /// count at `reopenAt` or below takes the lock.
+  @inlinable
   package func release(_ count: Int = 1) {
-    let resumptions = state.withLock { state -> [Resumption] in
-      state.taken -= count
-      guard state.taken <= reopenAt, !open.load(ordering: .relaxed) else { return [] }
+    let held = taken.subtract(count, ordering: .sequentiallyConsistent).newValue
+    if held <= reopenAt && !open.load(ordering: .sequentiallyConsistent) { reopenIfRoom() }
+  }
+
+  /// `take()` reached the limit: closes, unless the count is below it again or the stage has ended.
+  @usableFromInline
+  func closeIfFull() {
+    let resumptions = state.withLock { state -> [Registration] in
+      guard !state.ended, open.load(ordering: .relaxed), taken.load(ordering: .relaxed) >= limit else { return [] }
+      open.store(false, ordering: .sequentiallyConsistent)
+      // A release may have brought the count down without seeing the stage closed: it reopens here, then.
+      guard taken.load(ordering: .sequentiallyConsistent) <= reopenAt else { return [] }
       open.store(true, ordering: .releasing)
       defer { state.resumptions = [] }
-      return state.resumptions.map(\.resume)
+      return state.resumptions
     }
     run(resumptions)
   }
 
-  private func run(_ resumptions: [Resumption]) {
+  /// A release found the stage closed at `reopenAt` or fewer: reopens it, unless another did already.
+  @usableFromInline
+  func reopenIfRoom() {
+    let resumptions = state.withLock { state -> [Registration] in
+      guard !open.load(ordering: .relaxed), taken.load(ordering: .relaxed) <= reopenAt else { return [] }
+      open.store(true, ordering: .releasing)
+      defer { state.resumptions = [] }
+      return state.resumptions
+    }
+    run(resumptions)
+  }
+
+  /// Runs a stage's freed resumptions: those that run their producer at once where `resumeOn` says, the others here.
+  private func run(_ resumptions: [Registration]) {
     guard !resumptions.isEmpty else { return }
     guard let resumeOn else {
-      for resumption in resumptions { resumption() }
+      for registration in resumptions { registration.resume() }
       return
     }
-    resumeOn { for resumption in resumptions { resumption() } }
+    let atOnce = resumptions.filter(\.runsAtOnce).map(\.resume)
+    for registration in resumptions where !registration.runsAtOnce { registration.resume() }
+    if !atOnce.isEmpty { resumeOn { for resumption in atOnce { resumption() } } }
   }
 
   // MARK: The consumer

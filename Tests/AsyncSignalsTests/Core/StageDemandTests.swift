@@ -67,8 +67,10 @@ struct StageDemandTests {
     #expect(stage.resume {} == nil)
   }
 
-  @Test("release() runs the resumptions it frees where the stage says, not on the releasing thread")
-  func resumeOnElsewhere() {
+  @Test(
+    "release() runs a resumption that runs its producer at once where the stage says; the others where it is made",
+    arguments: [true, false])
+  func resumeOnElsewhere(runsAtOnce: Bool) {
     let queue = DispatchQueue(label: "StageDemandTests.resumeOn")
     let key = DispatchSpecificKey<Bool>()
     queue.setSpecific(key: key, value: true)
@@ -76,13 +78,15 @@ struct StageDemandTests {
     stage.take()
     let ranOnQueue = Locked<Bool?>(nil)
     let done = DispatchSemaphore(value: 0)
-    _ = stage.resume {
-      ranOnQueue.value = DispatchQueue.getSpecific(key: key) == true
-      done.signal()
-    }
+    _ = stage.resume(
+      whenRoom: {
+        ranOnQueue.value = DispatchQueue.getSpecific(key: key) == true
+        done.signal()
+      }, runsAtOnce: runsAtOnce)
     stage.release()
     done.wait()
-    #expect(ranOnQueue.value == true)
+    // A resumption that only queues its producer elsewhere (or resumes a task) costs no extra hop: it runs here.
+    #expect(ranOnQueue.value == runsAtOnce)
   }
 
   @Test("a stage that has ended has room for good, and wakes what waited on it")

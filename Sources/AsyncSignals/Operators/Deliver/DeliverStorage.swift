@@ -45,8 +45,9 @@ final class DeliverStorage<Value: Sendable, Failure: Error>: Disposable {
     self.route = route
     if let consumer = observer.demand, route.carriesThePause {
       // A paused source resumes off the thread that made room — the hop's scheduler, the main queue behind
-      // `deliverOnMainThread()`: its resumption runs on the background scheduler, and reschedules the source on
-      // its own scheduler from there.
+      // `deliverOnMainThread()`. A source with a queue of its own (`subscribe(on:)`) is queued there at once, from
+      // this thread: one wake-up. One whose scheduler would run it right here (the subscription scheduler, where
+      // the loop's task subscribed) is handed to the background scheduler first, and runs there.
       stage = Demand(
         parent: consumer, limit: Self.hopCapacity, reopenAt: Self.hopCapacity / 2,
         resumeOn: { work in _ = QueueScheduler.background.schedule(work) })
