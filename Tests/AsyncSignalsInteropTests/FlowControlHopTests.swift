@@ -85,7 +85,35 @@ struct FlowControlHopTests {
     #expect(ahead <= 4 + Self.k + 1 && highWaterMark <= 4 + Self.k)
   }
 
-  @Test("a hop whose scheduler does not run holds k values of a source that can pause; past n, the loop counts them")
+  @Test("through a hop, what a sender that cannot pause puts past n and the hop's k is counted, and only that")
+  func hopCountsOnlyWhatCouldNotPause() async {
+    let scheduler = TestScheduler()
+    let subject = Subject<Int, Never>()
+    let values = subject.startWith(-1).deliver(on: scheduler).values(bufferingPolicy: .bounded(4))
+    let executor = SerialTaskExecutor()
+    let gate = Gate()
+    let loop = Task(executorPreference: executor) { () -> [Int] in
+      var received: [Int] = []
+      for await value in values {
+        received.append(value)
+        if received.count == 1 { await gate.wait() }  // takes nothing more until the gate opens
+      }
+      return received
+    }
+    // Once the loop's first job has ended, it has subscribed; -1 waits in the hop for the scheduler.
+    await withCheckedContinuation { continuation in executor.queue.async { continuation.resume() } }
+    for value in 0..<100 { subject.sendNext(value) }  // never waits: the hop queues all of it
+    scheduler.run()
+    // -1 went to the waiting loop; of the 100 others, 4 filled its buffer and k more are the hop's slack: the rest
+    // went past both, from a sender that did not pause, and is counted.
+    #expect(values.overflowCount == 100 - 4 - Self.k)
+    subject.sendCompleted()
+    scheduler.run()  // the completion, through the hop
+    gate.open()
+    #expect(await loop.value == [-1] + Array(0..<100))
+  }
+
+  @Test("a hop whose scheduler does not run holds k values of a source that can pause; past n, they are not overflow")
   func hopHoldsK() async {
     let scheduler = TestScheduler()  // runs the hop's blocks only when told
     let source = ProducingSequence(100)
@@ -106,8 +134,9 @@ struct FlowControlHopTests {
     #expect(scheduler.scheduledCount == 1)  // one block for all the values held: none sent on
     scheduler.run()
     // The hop never holds a value back: 0 went to the waiting loop, 1 to 4 filled its buffer, and the other 27 were
-    // buffered beyond the bound and counted. The source stays paused: the loop is full.
-    #expect(values.overflowCount == Self.k - 1 - 4)
+    // buffered beyond the bound: the hop's slack, not overflow, since their source paused. The source stays paused:
+    // the loop is full.
+    #expect(values.overflowCount == 0)
     #expect(source.produced.load(ordering: .relaxed) == Self.k)
     loop.cancel()  // the loop ends at its next call: the walk, paused, is released
     gate.open()

@@ -92,6 +92,9 @@ package final class Demand: Sendable {
   @usableFromInline let consumer = Atomic<Int>(0)
   /// Whether the consumer must record its task at each call that takes a value (`tracksConsumer`): a consumer's only.
   @usableFromInline let tracking = Atomic<Bool>(false)
+  /// How many values the stages of the chain may put past the consumer's bound by design, though their sources
+  /// paused (`slack`): a consumer's only.
+  @usableFromInline let stagesSlack = Atomic<Int>(0)
 
   /// A consumer's demand.
   @usableFromInline
@@ -177,6 +180,22 @@ package final class Demand: Sendable {
   package func trackConsumer() {
     let root = root
     if !root.tracking.load(ordering: .relaxed) { root.tracking.store(true, ordering: .relaxed) }
+  }
+
+  /// How many values the stages between the sources and the consumer may put past the consumer's bound by design,
+  /// though every source paused: each hop the values it holds (`deliver(on:)`: 32), bounded concurrency one value per
+  /// inner sending from a thread of its own, less one. The consumer counts as overflow only what goes past its bound
+  /// and this: what a sender that could not pause put there.
+  @usableFromInline
+  package var slack: Int {
+    root.stagesSlack.load(ordering: .relaxed)
+  }
+
+  /// A stage of the chain may put `count` values past the consumer's bound (negative: a stage that has ended gives
+  /// its slack back).
+  @usableFromInline
+  package func addSlack(_ count: Int) {
+    root.stagesSlack.add(count, ordering: .relaxed)
   }
 
   /// The task that reads the consumer's buffer (a stage's: its consumer's), 0 if none was recorded. A sender running
@@ -322,6 +341,18 @@ package final class Demand: Sendable {
     state.withLock { state -> [Resumption] in
       guard generation > state.generation else { return [] }
       state.generation = generation
+      open.store(true, ordering: .releasing)
+      defer { state.resumptions = [] }
+      return state.resumptions.map(\.resume)
+    }
+  }
+
+  /// `end()`, the first time only: `nil` if the demand had ended already.
+  @usableFromInline
+  package func endOnce() -> [Resumption]? {
+    state.withLock { state -> [Resumption]? in
+      guard !state.ended else { return nil }
+      state.ended = true
       open.store(true, ordering: .releasing)
       defer { state.resumptions = [] }
       return state.resumptions.map(\.resume)

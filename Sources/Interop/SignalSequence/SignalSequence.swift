@@ -79,7 +79,9 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
   /// How many values the iterators of this sequence have buffered beyond a ``SignalBufferingPolicy/bounded(_:)``
   /// limit, all together, because their producer could not wait (it ran in a task, or on the consumer's own
   /// executor); always `0` with the other policies. Nothing was lost: the figure says how far past the bound
-  /// memory went. A loop takes the values past a full buffer in runs and says how far it is through a run only when
+  /// memory went. What the stages of the chain hold by design though their sources paused (32 values per
+  /// `deliver(on:)` hop, one per concurrent inner of bounded concurrency, less one) is their slack, not overflow:
+  /// only what goes past the limit and that slack is counted. A loop takes the values past a full buffer in runs and says how far it is through a run only when
   /// it takes the next, so a value sent meanwhile may be counted though the loop had received part of the run: the
   /// figure can be higher than the values beyond the limit at any one moment, never lower (the Flow Control article).
   ///
@@ -179,7 +181,8 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
 
     /// How many values this iterator has buffered beyond a ``SignalBufferingPolicy/bounded(_:)`` limit because
     /// their producer cannot pause (a subject's `sendNext`, a `create` body, an operator that does not carry the
-    /// pause).
+    /// pause): past the limit and the slack of the chain's stages (32 values per `deliver(on:)` hop), which a source
+    /// that pauses may fill.
     ///
     /// ```swift
     /// var iterator = records.values(bufferingPolicy: .bounded(4)).makeAsyncIterator()

@@ -104,7 +104,8 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
   private var subscription: (any Disposable)?
   /// How many values this iterator's buffer has dropped.
   @usableFromInline var droppedCount = 0
-  /// How many values were buffered beyond a `.bounded` limit because their producer cannot pause.
+  /// How many values were buffered beyond a `.bounded` limit (and the chain's slack) because their producer cannot
+  /// pause.
   @usableFromInline var overflowCount = 0
   /// The most values the iterator has held at once, as the lock saw it: its ring and its overflow (`.bounded` only;
   /// the ring records its own high-water mark for the values that do not pass through here).
@@ -282,23 +283,24 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
       buffer.append(element)
       return .none
     case .bounded:
-      preconditionFailure("SignalSequence: a .bounded value goes to the ring, or to overflowed(_:limit:ringCount:)")
+      preconditionFailure("SignalSequence: a .bounded value goes to the ring, or to overflowed(_:limit:slack:ringCount:)")
     }
   }
 
   /// `.bounded`: a value that could not go into the ring (full, or values go through the lock since it was): buffered
-  /// after the ring's, counted if the iterator holds more than the limit with it. The demand closes once the iterator
+  /// after the ring's, counted if the iterator holds more than the limit and the chain's `slack` with it (what its
+  /// stages may put past the limit though their sources paused: `Demand.slack`). The demand closes once the iterator
   /// holds the limit (a ring smaller than the limit fills first); a consumer waiting on the empty ring (it has emptied
   /// it since) is resumed.
   @inlinable
-  mutating func overflowed(_ element: Element, limit: Int, ringCount: Int) -> OverflowAction {
+  mutating func overflowed(_ element: Element, limit: Int, slack: Int, ringCount: Int) -> OverflowAction {
     var action = OverflowAction()
     guard case .streaming = phase else { return action }
     diverted = true
     buffer.append(element)
     let held = ringCount + buffer.count + lent
     if held > highWaterMark { highWaterMark = held }
-    if held > limit {
+    if held > limit + slack {
       overflowCount += 1
       action.counted = true
     }

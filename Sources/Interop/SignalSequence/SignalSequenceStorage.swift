@@ -283,7 +283,7 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
     // The count if it went into the ring; what the overflow does otherwise.
     let (appended, overflow) = state.withLock { state -> (Int?, StateMachine.OverflowAction) in
       if !state.diverted, case .streaming = state.phase, let count = ring.append(value) { return (count, .init()) }
-      let action = state.overflowed(value, limit: ring.limit, ringCount: ring.count)
+      let action = state.overflowed(value, limit: ring.limit, slack: demand?.slack ?? 0, ringCount: ring.count)
       // Closed under the lock, in the step that diverts values to it: the ring is full.
       if action.closeDemand != 0 { demand?.close(generation: action.closeDemand) }
       ring.mirror(state)

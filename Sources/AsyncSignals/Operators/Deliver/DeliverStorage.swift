@@ -51,6 +51,8 @@ final class DeliverStorage<Value: Sendable, Failure: Error>: Disposable {
       stage = Demand(
         parent: consumer, limit: Self.hopCapacity, reopenAt: Self.hopCapacity / 2,
         resumeOn: { work in _ = QueueScheduler.background.schedule(work) })
+      // What the hop holds may go past the consumer's bound though the source paused: not overflow.
+      consumer.addSlack(Self.hopCapacity)
     } else {
       stage = nil
     }
@@ -77,8 +79,12 @@ final class DeliverStorage<Value: Sendable, Failure: Error>: Disposable {
   @inlinable
   func dispose() {
     state.handle { $0.stop() }
-    // Producers waiting for the hop's room are released: their subscription has ended.
-    if let stage { for resumption in stage.end() { resumption() } }
+    // Producers waiting for the hop's room are released: their subscription has ended. The first disposal gives the
+    // hop's slack back.
+    if let stage, let resumptions = stage.endOnce() {
+      stage.addSlack(-Self.hopCapacity)
+      for resumption in resumptions { resumption() }
+    }
   }
 
   @inlinable

@@ -30,13 +30,19 @@ final class MergeFlowControl: Disposable {
   @usableFromInline let values: Demand
   private let ended = Atomic<Bool>(false)
 
+  /// What the operator may put past the consumer's bound though its sources paused (see `Demand.slack`).
+  private let slack: Int
+
   /// - Parameters:
   ///   - consumer: The bounded consumer's demand, the parent of both stages.
   ///   - maxConcurrent: The operator's limit for an outer signal's inners; `nil` without an outer signal.
+  ///   - concurrent: How many inner signals may send at once: one value each may pass the consumer's bound, less one.
   @usableFromInline
-  init(consumer: Demand, maxConcurrent: Int?) {
+  init(consumer: Demand, maxConcurrent: Int?, concurrent: Int) {
     let values = Demand(parent: consumer, limit: 1)
     self.values = values
+    slack = Swift.max(concurrent - 1, 0)
+    consumer.addSlack(slack)
     // Under `values`, not beside it: an inner that cannot pause (a `Signal.async` that returns its value) sends with
     // `sendNext` and completes at once, giving its place back while its value may still wait in the hand-off queue
     // (another thread delivering, preempted). Were the outer to look at the consumer alone, it would start inner
@@ -65,6 +71,7 @@ final class MergeFlowControl: Disposable {
   @usableFromInline
   func dispose() {
     guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    values.addSlack(-slack)
     for resumption in inners?.end() ?? [] { resumption() }
     for resumption in values.end() { resumption() }
   }

@@ -11,7 +11,7 @@ extension MergeStorage {
   static func attachPaced(
     outer: Signal<Signal<Value, Failure>, Failure>, limit: Int, observer: Observer<Value, Failure>, demand: Demand
   ) -> any Disposable {
-    let flowControl = MergeFlowControl(consumer: demand, maxConcurrent: limit)
+    let flowControl = MergeFlowControl(consumer: demand, maxConcurrent: limit, concurrent: limit)
     let storage = MergeStorage(limit: limit, observer: observer, flowControl: flowControl)
     let subscription = outer.attach(
       Observer(
@@ -36,7 +36,8 @@ extension MergeStorage {
     _ signals: [Signal<Value, Failure>], limit: Int, observer: Observer<Value, Failure>, demand: Demand
   ) -> any Disposable {
     let storage = MergeStorage(
-      limit: limit, observer: observer, flowControl: MergeFlowControl(consumer: demand, maxConcurrent: nil))
+      limit: limit, observer: observer,
+      flowControl: MergeFlowControl(consumer: demand, maxConcurrent: nil, concurrent: Swift.min(limit, signals.count)))
     for signal in signals {
       guard storage.receivedInnerPaced(signal) == .proceed else { return storage }
     }
