@@ -26,16 +26,8 @@ struct Guarantee2SweepTests {
         entries.count >= 2 && entries[1] == .disposing && !first.isTerminal && first != .disposing,
         "the first value's callback did not dispose: \(entries)")
     }
-    if Self.knownFailures.contains(sweep.row.name), sweep.form != .subscriber {
-      withKnownIssue("fails on this commit: the next one fixes it") { expectTerminalMeansTerminal(entries) }
-    } else {
-      expectTerminalMeansTerminal(entries)
-    }
+    expectTerminalMeansTerminal(entries)
   }
-
-  /// The rows that fail with the `subscribeNext` forms before their fix, recorded as known issues meanwhile: each
-  /// of their cases must fail until then.
-  static let knownFailures: Set<String> = ["takeLast(_:file:line:)"]
 
   @Test(
     "a signal that sends no values, disposed before it ends, sends nothing",
