@@ -62,7 +62,11 @@ struct SweepRow: Sendable, CustomTestStringConvertible {
   /// The forms this row can be subscribed in, and the sources it can be driven from, for the disposal sweep.
   func runs(_ form: SweepForm, _ source: SweepSource) -> Bool {
     if form == .next, canFail { return false }  // subscribeNext(_:) does not compile for a signal that can fail
-    if form == .next, case .noValues = sends { return false }  // it observes values only, and there are none
+    if form == .next {
+      // It observes values alone: after the one value of a row that sends one, or none, nothing could show.
+      if case .noValues = sends { return false }
+      if case .values(let minimum, _) = sends, minimum < 2 { return false }
+    }
     if form != .subscriber {
       if source == .atSubscription { return false }  // the callback cannot have the disposable yet
       if subscribing == .sendsEverything, source == .testThread { return false }
