@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the documentation site with the toolchain's own docc: symbol graphs for each library module (with
-# extension blocks, so that what Interop adds to Signal gets pages), one `docc convert` per catalog (warnings are
+# extension blocks, so that what Interop adds to Signal gets pages), checks that every public declaration returning a
+# signal is in the guarantee 2 sweep of the tests, one `docc convert` per catalog (warnings are
 # errors; every public symbol must be documented), checks that every code sample is mirrored by a test and that the
 # migration table covers RAC 2.5's API, type-checks the doc comments' examples, then one merged static site.
 # Output: .build-docs/site (git-ignored).
@@ -25,6 +26,11 @@ for target in AsyncSignals $( [ -d Sources/Interop ] && echo AsyncSignalsInterop
     -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public -Xswiftc -emit-extension-block-symbols
 done
 graphs="$scratch/symbolgraph"
+
+echo "== guarantee 2 sweep"
+# Every public declaration returning a signal, in these graphs, needs a row in the guarantee 2 sweep of the tests
+# (Tests/*/…/Guarantee2Sweep*.swift), which disposes each one's subscription in its first value's callback.
+swift Scripts/check-guarantee2-sweep.swift "$graphs"
 
 # catalog:module pairs. The module's own symbol graph and its extension graphs (Module@Other) go together.
 catalogs=("Docs.docc:AsyncSignals")

@@ -84,8 +84,10 @@ extension Signal {
     // So the subscription returned is the chain's own disposable with a flag that only its `dispose()` sets, and this
     // observer checks the flag before a terminal event (guarantee 2). (The chain's disposable cannot say it: operators
     // with several inputs dispose theirs before they send their terminal event.) Values need no check: each one
-    // reaches this observer through a sink (a source's, an inner's, a hop's), which checks its own subscription, so
-    // the per-value path is unchanged.
+    // reaches this observer through a sink (a source's, an inner's, a hop's) or an operator's state, which checks
+    // its own subscription, or through an operator that checks it itself (`catch`'s replacement, `subscribe(on:)`,
+    // `takeLast`'s burst at completion), so the per-value path is unchanged. The guarantee 2 sweep of the tests
+    // (Core/Guarantee2SweepTests.swift) holds every operator to this, with each of the subscription forms.
     let disposedByCaller = ActionDisposable()  // no action: a flag that its `dispose()` sets
     let disposable = attach(
       Observer(raw: { kind, payload in
@@ -289,8 +291,9 @@ extension Signal where Failure == Never {
   }
 }
 
-/// The subscription `subscribeNext(_:error:completed:)` returns through an operator: the operator chain's disposable,
-/// and the flag its `dispose()` sets, which the closures' observer checks before a terminal event.
+/// A chain's disposable and a flag that only its own `dispose()` sets: what `subscribeNext(_:error:completed:)` returns
+/// through an operator, whose closures' observer checks the flag before a terminal event, and what `takeLast(_:)`
+/// returns, whose burst of values at completion checks it before each event.
 ///
 /// Disposing it disposes the chain's disposable on every call, not only the first, so that a caller's `dispose()`
 /// returns only once the chain's own has: that is what stops deliveries (no delivery starts on a thread after its

@@ -62,7 +62,12 @@ extension Signal {
     precondition(count >= 0, "takeLast(_:): count must not be negative", file: file, line: line)
     return AnonymousSignal(nameSource: derivedName("takeLast(\(count))")) { observer in
       let last = ObserverState(Ring<Value>())
-      return self.attach { event in
+      // The values kept are sent in one burst at completion, with no sink between this observer and the subscriber
+      // to see a disposal made in the callback of one of them, and a subscriber made of closures answers `.proceed`
+      // whatever its callback did. So the burst checks, before each event, a flag that only disposing this
+      // subscription sets (guarantee 2); the values on their way in are not checked.
+      let disposed = ActionDisposable()  // no action: a flag that its `dispose()` sets
+      let upstream = self.attach { event in
         switch event {
         case .next(let value):
           guard count > 0 else { return .proceed }
@@ -74,14 +79,15 @@ extension Signal {
           return observer(.error(error))
         case .completed:
           while let value = last.value.popFirst() {
-            guard observer(.next(value)) == .proceed else {
+            guard !disposed.isDisposed, observer(.next(value)) == .proceed else {
               last.value.removeAll()
               return .stop
             }
           }
-          return observer(.completed)
+          return disposed.isDisposed ? .stop : observer(.completed)
         }
       }
+      return CallbackSubscription(upstream, flag: disposed)
     }
   }
 

@@ -67,6 +67,22 @@ struct AggregatingTests {
     #expect(subject.subscriberCount == 0)
   }
 
+  @Test("-takeLast: a value's callback that disposes the subscription ends the flush: no later value, no completion")
+  func takeLastDisposedInCallback() {
+    let subject = Subject<Int, Never>()
+    let received = Locked<[String]>([])
+    let subscription = Locked<(any Disposable)?>(nil)
+    subscription.value = subject.takeLast(3).subscribeNext(
+      { value in
+        received.append("\(value)")
+        subscription.value?.dispose()
+      }, completed: { received.append("completed") })
+    for value in 1...5 { subject.sendNext(value) }
+    subject.sendCompleted()
+    #expect(received.value == ["3"])
+    #expect(subject.subscriberCount == 0)
+  }
+
   @Test("takeLast(_:) with a negative count stops with a message naming the operator and the argument")
   nonisolated func takeLastNegative() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
