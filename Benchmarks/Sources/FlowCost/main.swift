@@ -41,7 +41,7 @@ import Glibc
 // checksum, or the tool exits non-zero. Timings taken while other work shares the machine mean little: compare
 // ratios, or builds in alternating processes (flowcost-compare.sh).
 //
-//   swift run -c release --package-path Benchmarks FlowCost                       # everything: several minutes
+//   swift run -c release --package-path Benchmarks FlowCost                       # everything: ~20 minutes
 //   swift run -c release --package-path Benchmarks FlowCost --shape a,b --repetitions 9 --quiet-only
 //   swift run -c release --package-path Benchmarks FlowCost --smoke               # tiny sizes, correctness (CI)
 //   swift run -c release --package-path Benchmarks FlowCost --csv > run.csv       # machine-readable lines
