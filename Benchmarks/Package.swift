@@ -42,6 +42,18 @@ let package = Package(
         .product(name: "AsyncSignalsInterop", package: "AsyncSignals"),
       ]
     ),
+    // What a bound costs: wall and CPU time and context switches per record of the user's shapes read through
+    // `values(bufferingPolicy: .bounded(64))`, against the unbounded `values`, the same threads joined by blocking
+    // queues by hand, AsyncStream and AsyncChannel; quiet and beside a busy process; plus latency and parallelism
+    // (`swift run -c release --package-path Benchmarks FlowCost`; flowcost-baseline.sh builds it against 23494cc).
+    .executableTarget(
+      name: "FlowCost",
+      dependencies: [
+        .product(name: "AsyncSignals", package: "AsyncSignals"),
+        .product(name: "AsyncSignalsInterop", package: "AsyncSignals"),
+        .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+      ]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )
