@@ -27,6 +27,14 @@ let package = Package(
     .executableTarget(
       name: "Stress", dependencies: ["AsyncSignals", "AsyncSignalsInterop", "AsyncSignalsTSanSupport"],
       path: "Stress"),
+    // A client's program under ThreadSanitizer, through the public API only: bounded hops, flattenMap into async
+    // work, a subject fed by `await send` (Scripts/tsan-client.sh). TSanClient links AsyncSignalsTSanSupport as the
+    // README tells clients to; TSanClientBare is the same program without it, to measure what it suppresses.
+    .target(name: "TSanClientWorkload", dependencies: ["AsyncSignalsInterop"], path: "TSanClient/Workload"),
+    .executableTarget(
+      name: "TSanClient", dependencies: ["TSanClientWorkload", "AsyncSignalsTSanSupport"],
+      path: "TSanClient/Suppressed"),
+    .executableTarget(name: "TSanClientBare", dependencies: ["TSanClientWorkload"], path: "TSanClient/Bare"),
     .testTarget(name: "AsyncSignalsTests", dependencies: ["AsyncSignals"]),
     .testTarget(
       name: "AsyncSignalsInteropTests", dependencies: ["AsyncSignalsInterop", "AsyncSignals"]),
