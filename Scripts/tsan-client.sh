@@ -86,7 +86,9 @@ for run in $(seq 1 "$runs"); do
   matched=$((matched + hits))
   printf 'run %2d: status %d, %d report(s), %d suppressed\n' "$run" "$status" "$warnings" "$hits"
   if [[ $status -ne 0 ]]; then
-    grep -v "^ThreadSanitizer: Matched\|race_top:" "$log" | head -60
+    # The start of the run's output: its violations, or its first report. (sed reads it all: `head` would stop grep
+    # with SIGPIPE, which pipefail and set -e would turn into the script's own failure.)
+    grep -v "^ThreadSanitizer: Matched\|race_top:" "$log" | sed -n '1,60p'
   fi
 done
 
