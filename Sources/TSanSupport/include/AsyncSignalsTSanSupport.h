@@ -2,11 +2,15 @@
 /// reports in programs that read signals with `for await` (or resume any `UnsafeContinuation` from another thread),
 /// and nothing else.
 ///
-/// The report names `withUnsafeContinuation(isolation:_:)` against `UnsafeContinuation.resume(returning:)`. The
-/// concurrency runtime orders the two with atomics in code ThreadSanitizer does not see: when a continuation is
-/// resumed before its task has finished suspending, the task goes on at once, and the runtime tells
-/// ThreadSanitizer nothing about that hand-off (it does when the task is scheduled instead). A program without
-/// AsyncSignals gets the same report (`Scripts/Toolchain/ContinuationRace.swift`).
+/// The report names `withUnsafeContinuation(isolation:_:)`, setting up a task's next continuation, against
+/// `UnsafeContinuation.resume(returning:)`, which read the previous one at the same address. The concurrency runtime
+/// orders the two with atomics in code ThreadSanitizer does not see, and tells it only half: `resume` releases on
+/// the task, and the executor acquires when it runs a task that had suspended; a task resumed before it had finished
+/// suspending goes on at once, with no acquire. A program without AsyncSignals gets the same report
+/// (`Scripts/Toolchain/ContinuationRace.swift`).
+///
+/// It covers unoptimised builds. In optimised ones (`-c release --sanitize=thread`) the same gap also shows as
+/// `resume` storing the value against the task reading it, with the reading code as top frame: not matched here.
 ///
 /// Add the product to the target whose binary runs under ThreadSanitizer: an executable, or a test target when the
 /// tests run in an executable (Linux). Nothing is called from Swift; linking the target is the whole effect.
