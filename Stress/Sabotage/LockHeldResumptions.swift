@@ -94,7 +94,7 @@ final class TwinSendingSubject: Sendable {
   final class Sender: @unchecked Sendable {
     // guarded by: the `state` lock of the subject it waits in — every `var`; `task` is a `let`.
     let task: Int
-    var continuation: UnsafeContinuation<Void, Never>?
+    var continuation: CheckedContinuation<Void, Never>?
     var registration: (demand: LockHeldDemand, id: UInt64)?
     var isDone = false
 
@@ -141,7 +141,7 @@ final class TwinSendingSubject: Sendable {
     while !Task.isCancelled && state.withLock({ $0.holdsBack(task) }) {
       let sender = Sender(task: task)
       await withTaskCancellationHandler {
-        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
           let waits = state.withLock { state -> Bool in
             guard !sender.isDone, state.hold(sender, wake: { self.look(sender) }) else {
               sender.isDone = true
@@ -161,7 +161,7 @@ final class TwinSendingSubject: Sendable {
   }
 
   private func look(_ sender: Sender) {
-    let continuation = state.withLock { state -> UnsafeContinuation<Void, Never>? in
+    let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
       guard !sender.isDone else { return nil }
       sender.registration = nil
       if state.hold(sender, wake: { self.look(sender) }) { return nil }
@@ -175,7 +175,7 @@ final class TwinSendingSubject: Sendable {
 
   private func stop(_ sender: Sender) {
     let (continuation, registration) = state.withLock {
-      state -> (UnsafeContinuation<Void, Never>?, (demand: LockHeldDemand, id: UInt64)?) in
+      state -> (CheckedContinuation<Void, Never>?, (demand: LockHeldDemand, id: UInt64)?) in
       guard !sender.isDone else { return (nil, nil) }
       sender.isDone = true
       state.waiting.removeAll { $0 === sender }
@@ -190,7 +190,7 @@ final class TwinSendingSubject: Sendable {
   }
 
   func sendCompleted() {
-    let freed = state.withLock { state -> [(UnsafeContinuation<Void, Never>?, (demand: LockHeldDemand, id: UInt64)?)] in
+    let freed = state.withLock { state -> [(CheckedContinuation<Void, Never>?, (demand: LockHeldDemand, id: UInt64)?)] in
       state.terminated = true
       state.bounded = []
       defer { state.waiting = [] }
@@ -225,7 +225,7 @@ final class TwinSendLoop: Subscriber, @unchecked Sendable {
   private let limit: Int
   private var demand: LockHeldDemand?
   private var buffer = Ring<Int>()
-  private var waiter: UnsafeContinuation<Int?, Never>?
+  private var waiter: CheckedContinuation<Int?, Never>?
   private var subscribed = false
   private var completed = false
   private var finished = false
@@ -259,14 +259,14 @@ final class TwinSendLoop: Subscriber, @unchecked Sendable {
     if let value = take(orWait: nil) { return value }
     return await withTaskCancellationHandler(
       operation: {
-        await withUnsafeContinuation(isolation: actor) { (continuation: UnsafeContinuation<Int?, Never>) in
+        await withCheckedContinuation(isolation: actor) { (continuation: CheckedContinuation<Int?, Never>) in
           if let value = take(orWait: continuation) { continuation.resume(returning: value) }
         }
       }, onCancel: { self.cancel() }, isolation: actor)
   }
 
   /// The next value, `.some(nil)` at the end, or `nil` having registered `continuation` (if any).
-  private func take(orWait continuation: UnsafeContinuation<Int?, Never>?) -> Int?? {
+  private func take(orWait continuation: CheckedContinuation<Int?, Never>?) -> Int?? {
     lock.lock()
     if let value = buffer.popFirst() {
       var reopening: UInt64 = 0

@@ -41,7 +41,7 @@ final class TwinBoundedBuffer: Subscriber, @unchecked Sendable {
   // themselves).
   typealias Value = Int
   typealias Failure = StressFailure
-  typealias Waiter = UnsafeContinuation<Result<Int?, StressFailure>, Never>
+  typealias Waiter = CheckedContinuation<Result<Int?, StressFailure>, Never>
 
   enum Bug: Sendable {
     case blocksForRoom
@@ -92,7 +92,7 @@ final class TwinBoundedBuffer: Subscriber, @unchecked Sendable {
     if let result = take(orWait: nil) { return result }
     return await withTaskCancellationHandler(
       operation: {
-        await withUnsafeContinuation(isolation: actor) { (continuation: Waiter) in
+        await withCheckedContinuation(isolation: actor) { (continuation: Waiter) in
           if let result = take(orWait: continuation) { continuation.resume(returning: result) }
         }
       }, onCancel: { self.cancel() }, isolation: actor)

@@ -47,7 +47,7 @@ enum UnwokenProducers {
   /// it, and a consumer that has ended makes none.
   static func room(_ demand: Demand) async {
     guard !demand.hasRoom else { return }
-    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       if demand.resume(whenRoom: { continuation.resume() }) == nil { continuation.resume() }
     }
   }

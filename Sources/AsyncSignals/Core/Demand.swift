@@ -244,7 +244,7 @@ package final class Demand: Sendable {
       if Task.isCancelled { return }
       let registration = Atomic<UInt64>(0)  // 0: not registered (yet, or at all)
       let waited = await withTaskCancellationHandler {
-        await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
           if let id = resume(whenRoom: { continuation.resume(returning: true) }) {
             registration.store(id, ordering: .releasing)
             if Task.isCancelled, let resumption = withdraw(id) { resumption() }

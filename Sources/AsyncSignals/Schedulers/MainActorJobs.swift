@@ -76,7 +76,7 @@ package enum MainActorJobs {
   private struct Waiter: Sendable {
     /// The last epoch it waits for.
     let through: UInt64
-    let continuation: UnsafeContinuation<Wake, Never>
+    let continuation: CheckedContinuation<Wake, Never>
     /// How much work of its epochs has finished since it began to wait: its watchdog's measure of progress.
     var progress: UInt64 = 0
     var watchdog: Task<Void, Never>?
@@ -235,7 +235,7 @@ package enum MainActorJobs {
     let registration = Atomic<UInt64>(UInt64.max)  // the waiter's id, once registered
     return await withTaskCancellationHandler(
       operation: {
-        await withUnsafeContinuation(isolation: isolation) { continuation in
+        await withCheckedContinuation(isolation: isolation) { continuation in
           let id = epochs.withLock { epochs -> UInt64? in
             if Task.isCancelled || epochs.isDrained(through: epoch) { return nil }
             defer { epochs.nextWaiter += 1 }

@@ -30,7 +30,7 @@ struct AsyncWorkState: Sendable {
   private var activeWaits: [UInt64: UInt64] = [:]
   /// Awaiting calls whose wait ended before their task recorded it as begun.
   private var waitsEndedEarly: Set<UInt64> = []
-  private var settlers: [UInt64: UnsafeContinuation<SettleWake, Never>] = [:]
+  private var settlers: [UInt64: CheckedContinuation<SettleWake, Never>] = [:]
   private var watchdogs: [UInt64: Task<Void, Never>] = [:]
 
   mutating func makeID() -> UInt64 {
@@ -90,11 +90,11 @@ struct AsyncWorkState: Sendable {
     work[workID]?.waits -= 1
   }
 
-  typealias Settler = (continuation: UnsafeContinuation<SettleWake, Never>, watchdog: Task<Void, Never>?)
+  typealias Settler = (continuation: CheckedContinuation<SettleWake, Never>, watchdog: Task<Void, Never>?)
 
   /// Registers a settling caller; returns how it must be resumed at once instead, if it must.
   mutating func register(
-    _ id: UInt64, _ continuation: UnsafeContinuation<SettleWake, Never>, isCancelled: Bool
+    _ id: UInt64, _ continuation: CheckedContinuation<SettleWake, Never>, isCancelled: Bool
   ) -> SettleWake? {
     if isCancelled { return .cancelled }
     if isQuiet { return .quiet }
@@ -580,7 +580,7 @@ extension TestScheduler {
     let id = asyncWork.withLock { $0.makeID() }
     return await withTaskCancellationHandler(
       operation: {
-        await withUnsafeContinuation(isolation: isolation) { continuation in
+        await withCheckedContinuation(isolation: isolation) { continuation in
           // `Task.isCancelled` is read under the lock: a cancellation handler that runs after this check finds the
           // caller registered, and one that ran before it has set the flag.
           if let wake = asyncWork.withLock({ $0.register(id, continuation, isCancelled: Task.isCancelled) }) {

@@ -68,7 +68,7 @@ final class WaitingSender: @unchecked Sendable {
   /// The sending task (`Demand.currentTask`): the consumers it runs itself never hold it back.
   let task: Int
   /// Set when it suspends; taken by whoever resumes it.
-  var continuation: UnsafeContinuation<Void, Never>?
+  var continuation: CheckedContinuation<Void, Never>?
   /// Its wake-up's registration with the demand it waits for, to withdraw if something else resumes it.
   var registration: (demand: Demand, id: UInt64)?
   /// Resumed, or to be resumed at once if it has not suspended yet: nothing else may resume it.
@@ -84,7 +84,7 @@ final class WaitingSender: @unchecked Sendable {
 @usableFromInline
 struct FreedSenders: @unchecked Sendable {
   // guarded by: ownership — taken from the state under its lock, then used by the one thread that took them.
-  private var continuations: [UnsafeContinuation<Void, Never>] = []
+  private var continuations: [CheckedContinuation<Void, Never>] = []
   private var registrations: [(demand: Demand, id: UInt64)] = []
 
   init() {}
@@ -216,7 +216,7 @@ extension SubjectStorage {
     while !Task.isCancelled && state.withLock({ $0.holdsBack(task) }) {
       let sender = WaitingSender(task: task)
       await withTaskCancellationHandler {
-        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
           if !wait(sender, continuation) { continuation.resume() }
         }
       } onCancel: {
@@ -227,7 +227,7 @@ extension SubjectStorage {
 
   /// Registers `sender`, which holds `continuation`, with a subscriber that holds it back; `false` if none does any
   /// more, or it was cancelled already: resume it at once.
-  private func wait(_ sender: WaitingSender, _ continuation: UnsafeContinuation<Void, Never>) -> Bool {
+  private func wait(_ sender: WaitingSender, _ continuation: CheckedContinuation<Void, Never>) -> Bool {
     state.withLock { state in
       guard !sender.isDone else { return false }
       guard state.hold(sender, wake: { self.look(sender) }) else {
@@ -243,7 +243,7 @@ extension SubjectStorage {
   /// `sender`'s wake-up: the demand it waited for may have room. Runs where the room was made, with that demand's lock
   /// released. Registers the sender with the next subscriber that holds it back, if any; otherwise resumes it.
   private func look(_ sender: WaitingSender) {
-    let continuation = state.withLock { state -> UnsafeContinuation<Void, Never>? in
+    let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
       guard !sender.isDone else { return nil }
       sender.registration = nil  // it has run
       if state.hold(sender, wake: { self.look(sender) }) { return nil }
@@ -258,7 +258,7 @@ extension SubjectStorage {
   /// The sending task was cancelled: it stops waiting (and sends, as the caller goes on).
   private func stopWaiting(_ sender: WaitingSender) {
     let (continuation, registration) = state.withLock {
-      state -> (UnsafeContinuation<Void, Never>?, (demand: Demand, id: UInt64)?) in
+      state -> (CheckedContinuation<Void, Never>?, (demand: Demand, id: UInt64)?) in
       guard !sender.isDone else { return (nil, nil) }
       sender.isDone = true
       state.removeWaiting(sender)

@@ -9,7 +9,7 @@ import AsyncSignals
 /// once, and is resumed with the outcome.
 struct AwaitStateMachine<Value: Sendable, Failure: Error, Partial: Sendable>: Sendable {
   typealias Outcome = Result<Partial, Failure>
-  typealias Waiter = UnsafeContinuation<Outcome, Never>
+  typealias Waiter = CheckedContinuation<Outcome, Never>
   /// Folds a value into the partial result; returns whether the result is complete.
   typealias Fold = @Sendable (inout Partial, Value) -> Bool
 

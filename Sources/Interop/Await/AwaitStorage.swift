@@ -23,7 +23,7 @@ final class AwaitStorage<Value: Sendable, Failure: Error, Partial: Sendable>: Su
     }
     return await withTaskCancellationHandler(
       operation: {
-        await withUnsafeContinuation(isolation: actor) { continuation in
+        await withCheckedContinuation(isolation: actor) { continuation in
           if case .resume(let waiter, let outcome) = state.withLock({ $0.wait(with: continuation) }) {
             waiter.resume(returning: outcome)
           } else {

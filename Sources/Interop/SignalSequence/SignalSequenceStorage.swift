@@ -124,7 +124,7 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
         }
         return await withTaskCancellationHandler(
           operation: {
-            await withUnsafeContinuation(isolation: actor) { continuation in
+            await withCheckedContinuation(isolation: actor) { continuation in
               if case .resume(let waiter, let result, let reopening) = state.withLock({ $0.suspend(with: continuation) }) {
                 reopenDemand(reopening)
                 waiter.resume(returning: result)
@@ -144,7 +144,7 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
   func waitForRing(_ ring: BoundedRing<Element>, isolation actor: isolated (any Actor)?) async -> Bool {
     await withTaskCancellationHandler(
       operation: {
-        await withUnsafeContinuation(isolation: actor) { (continuation: StateMachine.BoundedWaiter) in
+        await withCheckedContinuation(isolation: actor) { (continuation: StateMachine.BoundedWaiter) in
           let action = state.withLock { state in
             let action = state.suspendBounded(ring.limit, with: continuation, ringCount: ring.count)
             ring.mirror(state)
