@@ -14,27 +14,16 @@ let package = Package(
     .library(name: "AsyncSignals", targets: ["AsyncSignals"]),
     // Structured concurrency over signals: `for await`, async functions, awaiting results, cancellation.
     .library(name: "AsyncSignalsInterop", targets: ["AsyncSignalsInterop"]),
-    // Opt-in, for the target whose binary runs under ThreadSanitizer: suppresses the toolchain's one false report
-    // about continuations, and nothing else (README, "Sanitizers"). A C target without dependencies.
-    .library(name: "AsyncSignalsTSanSupport", targets: ["AsyncSignalsTSanSupport"]),
   ],
   targets: [
     .target(name: "AsyncSignals"),
     .target(name: "AsyncSignalsInterop", dependencies: ["AsyncSignals"], path: "Sources/Interop"),
-    // The suppressions file is for `TSAN_OPTIONS`, where the hook is not seen; it is not compiled.
-    .target(name: "AsyncSignalsTSanSupport", path: "Sources/TSanSupport", exclude: ["tsan-suppressions.txt"]),
     // Hammers the lock-protected parts from many threads: `swift run --sanitize=thread Stress`.
-    .executableTarget(
-      name: "Stress", dependencies: ["AsyncSignals", "AsyncSignalsInterop", "AsyncSignalsTSanSupport"],
-      path: "Stress"),
+    .executableTarget(name: "Stress", dependencies: ["AsyncSignals", "AsyncSignalsInterop"], path: "Stress"),
     // A client's program under ThreadSanitizer, through the public API only: bounded hops, flattenMap into async
-    // work, a subject fed by `await send` (Scripts/tsan-client.sh). TSanClient links AsyncSignalsTSanSupport as the
-    // README tells clients to; TSanClientBare is the same program without it, to measure what it suppresses.
+    // work, a subject fed by `await send` (Scripts/tsan-client.sh).
     .target(name: "TSanClientWorkload", dependencies: ["AsyncSignalsInterop"], path: "TSanClient/Workload"),
-    .executableTarget(
-      name: "TSanClient", dependencies: ["TSanClientWorkload", "AsyncSignalsTSanSupport"],
-      path: "TSanClient/Suppressed"),
-    .executableTarget(name: "TSanClientBare", dependencies: ["TSanClientWorkload"], path: "TSanClient/Bare"),
+    .executableTarget(name: "TSanClient", dependencies: ["TSanClientWorkload"], path: "TSanClient/Program"),
     .testTarget(name: "AsyncSignalsTests", dependencies: ["AsyncSignals"]),
     .testTarget(
       name: "AsyncSignalsInteropTests", dependencies: ["AsyncSignalsInterop", "AsyncSignals"]),

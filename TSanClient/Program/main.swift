@@ -1,6 +1,6 @@
-// TSanClientBare: the same program as TSanClient without AsyncSignalsTSanSupport, as a client that has not added the
-// product runs it: what `Scripts/tsan-client.sh --bare` measures the toolchain's false report with.
+// TSanClient: AsyncSignals used as a client uses it (TSanClient/Workload), with nothing added for ThreadSanitizer:
+// Scripts/tsan-client.sh builds it with `--sanitize=thread` and runs it, as a client's CI would.
 import Foundation
 import TSanClientWorkload
 
-exit(await runClient(name: "TSanClientBare", arguments: Array(CommandLine.arguments.dropFirst())))
+exit(await runClient(name: "TSanClient", arguments: Array(CommandLine.arguments.dropFirst())))

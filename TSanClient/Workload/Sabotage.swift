@@ -1,11 +1,11 @@
-/// A deliberately broken client (`--sabotage`), to prove that the suppression hides no race of the program's own:
-/// the tasks of the ingest service and of the feed write one plain `Int` with no lock.
+/// A deliberately broken client (`--sabotage`), to prove that the run catches a race of the program's own: the tasks
+/// of the ingest service and of the feed write one plain `Int` with no lock.
 final class Sabotage: Sendable {
   enum Kind: String, CaseIterable {
     /// The writes are plain code of the client's.
     case dataRace = "data-race"
-    /// The writes are made in the closure passed to `withUnsafeContinuation`, the function the suppression names:
-    /// the closure is its own top frame, so the report stands.
+    /// The writes are made in the closure passed to `withUnsafeContinuation`, whose own accesses the toolchain's
+    /// false report names (README, "Sanitizers"): a race of the client's there is still reported.
     case continuationClosure = "continuation-closure"
   }
 
