@@ -23,7 +23,7 @@ let scenarioFamilies: [(family: String, scenarios: [any Scenario])] = [
     [
       BoundedBufferingRace(), BoundedEchoRace(), BoundedConsumerQueueRace(), BoundedCancellationRace(),
       BoundedColdSourceRace(), BoundedFlattenRace(), BoundedMergeRace(), BoundedHopRace(), SubjectSendRace(),
-      BoundedRingRace(),
+      BoundedRingRace(), StageCountRace(),
     ]
   ),
   ("Actors", [IsolatedDeliveryRace(), ActorSchedulerRace(), SchedulerReuseRace(), ActorFloodRace()]),

@@ -14,7 +14,7 @@ import Foundation
 ///   full hop (and resumes on the background scheduler, never inside the hop's block);
 /// - `Signal.from` walked on a worker queue (`subscribe(on:)`): it pauses and resumes there, whoever made room;
 /// - a subject the crew thread sends into, which cannot pause: the hop holds nothing back, and every value reaches
-///   the loop, the excess counted as the loop's overflow.
+///   the loop, what goes past n and the hop's k counted as the loop's overflow.
 /// The bound `n` is small (1–8: the consumer is what pauses the source) or large (16–64: the hop's stage is, and
 /// resumes it when it has delivered half its values). Half the loops run to the end; the others leave with `break`
 /// or have their task cancelled by the crew thread at a random point, and their source must be released. Now and
@@ -272,7 +272,8 @@ struct BoundedHopRace: Scenario {
         outcome.offHop == 0, Self.onTheHop,
         "\(what): \(outcome.offHop) values arrived with another scheduler than the hop's as the current one")
       BoundedBuffer.checkOverflow(
-        iteration, BoundedOutcome(highWaterMark: outcome.highWaterMark, overflow: outcome.overflow), limit: plan.bound)
+        iteration, BoundedOutcome(highWaterMark: outcome.highWaterMark, overflow: outcome.overflow), limit: plan.bound,
+        slack: Self.hopCapacity)
       guard plan.kind.canPause else { continue }
       let limit = plan.bound + Self.hopCapacity
       iteration.check(
