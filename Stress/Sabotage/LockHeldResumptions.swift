@@ -190,7 +190,8 @@ final class TwinSendingSubject: Sendable {
   }
 
   func sendCompleted() {
-    let freed = state.withLock { state -> [(CheckedContinuation<Void, Never>?, (demand: LockHeldDemand, id: UInt64)?)] in
+    typealias Freed = (CheckedContinuation<Void, Never>?, (demand: LockHeldDemand, id: UInt64)?)
+    let freed = state.withLock { state -> [Freed] in
       state.terminated = true
       state.bounded = []
       defer { state.waiting = [] }

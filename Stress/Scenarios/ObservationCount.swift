@@ -79,7 +79,8 @@ struct ObservationCountRace: Scenario {
         let subscription = recorder.subscribe(to: signals[round % signals.count].promoteError(to: StressFailure.self))
         random.dawdle(4)
         if iteration.isSabotaged && random.oneIn(2) {
-          _ = MainActorJobs.begin(.evaluation)  // BUG: a disposal in the middle of a change that keeps the count it held
+          // BUG: a disposal in the middle of a change that keeps the count it held
+          _ = MainActorJobs.begin(.evaluation)
         }
         subscription.dispose()
         disposed.set()

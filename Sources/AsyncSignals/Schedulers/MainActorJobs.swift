@@ -318,7 +318,9 @@ package final class CountedWork: Sendable {
 
   /// Stops counting: the first call ends the unit; the later ones do nothing (one load, for a task's every event).
   package func end() {
-    guard !ended.load(ordering: .relaxed), !ended.exchange(true, ordering: .acquiringAndReleasing), let kind else { return }
+    guard !ended.load(ordering: .relaxed), !ended.exchange(true, ordering: .acquiringAndReleasing), let kind else {
+      return
+    }
     MainActorJobs.end(epoch, kind)
   }
 }

@@ -81,9 +81,10 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
   /// executor); always `0` with the other policies. Nothing was lost: the figure says how far past the bound
   /// memory went. What the stages of the chain hold by design though their sources paused (32 values per
   /// `deliver(on:)` hop, one per concurrent inner of bounded concurrency, less one) is their slack, not overflow:
-  /// only what goes past the limit and that slack is counted. A loop takes the values past a full buffer in runs and says how far it is through a run only when
-  /// it takes the next, so a value sent meanwhile may be counted though the loop had received part of the run: the
-  /// figure can be higher than the values beyond the limit at any one moment, never lower (the Flow Control article).
+  /// only what goes past the limit and that slack is counted. A loop takes the values past a full buffer in runs and
+  /// says how far it is through a run only when it takes the next, so a value sent meanwhile may be counted though the
+  /// loop had received part of the run: the figure can be higher than the values beyond the limit at any one moment,
+  /// never lower (the Flow Control article).
   ///
   /// ```swift
   /// let records = parser.records.values(bufferingPolicy: .bounded(64))

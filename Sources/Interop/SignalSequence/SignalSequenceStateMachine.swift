@@ -283,7 +283,8 @@ struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
       buffer.append(element)
       return .none
     case .bounded:
-      preconditionFailure("SignalSequence: a .bounded value goes to the ring, or to overflowed(_:limit:slack:ringCount:)")
+      preconditionFailure(
+        "SignalSequence: a .bounded value goes to the ring, or to overflowed(_:limit:slack:ringCount:)")
     }
   }
 
