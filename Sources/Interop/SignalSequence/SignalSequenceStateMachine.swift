@@ -15,11 +15,11 @@ import AsyncSignals
 @usableFromInline
 struct SignalSequenceStateMachine<Element: Sendable, Failure: Error>: Sendable {
   /// A consumer suspended in `next`, resumed with a value, the end (`nil`) or the failure.
-  @usableFromInline typealias Waiter = CheckedContinuation<Result<Element?, Failure>, Never>
+  @usableFromInline typealias Waiter = UnsafeContinuation<Result<Element?, Failure>, Never>
   /// A `.bounded` consumer suspended on an empty ring, resumed to look again: `true` when a value was sent to it,
   /// which it takes even if iteration was cancelled in between, as a waiting consumer of the other policies is handed
   /// its value. Its values never pass through here.
-  @usableFromInline typealias BoundedWaiter = CheckedContinuation<Bool, Never>
+  @usableFromInline typealias BoundedWaiter = UnsafeContinuation<Bool, Never>
 
   @usableFromInline
   enum Phase: Sendable {

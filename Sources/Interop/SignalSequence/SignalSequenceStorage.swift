@@ -124,7 +124,7 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
         }
         return await withTaskCancellationHandler(
           operation: {
-            await withCheckedContinuation(isolation: actor) { continuation in
+            await withUnsafeContinuation(isolation: actor) { continuation in
               if case .resume(let waiter, let result, let reopening) = state.withLock({ $0.suspend(with: continuation) }) {
                 reopenDemand(reopening)
                 waiter.resume(returning: result)
@@ -144,7 +144,7 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
   func waitForRing(_ ring: BoundedRing<Element>, isolation actor: isolated (any Actor)?) async -> Bool {
     await withTaskCancellationHandler(
       operation: {
-        await withCheckedContinuation(isolation: actor) { (continuation: StateMachine.BoundedWaiter) in
+        await withUnsafeContinuation(isolation: actor) { (continuation: StateMachine.BoundedWaiter) in
           let action = state.withLock { state in
             let action = state.suspendBounded(ring.limit, with: continuation, ringCount: ring.count)
             ring.mirror(state)
@@ -218,8 +218,9 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
     subscription?.dispose()
     let resumptions = demand?.end() ?? []
     withExtendedLifetime(buffered) {}  // buffered values are released here, lock released
-    waiter?.resume(returning: .success(nil))
-    boundedWaiter?.resume(returning: false)  // it finds the iteration ended, and releases what its ring holds
+    waiter?.resumeFromAnotherThread(returning: .success(nil))
+    // It finds the iteration ended, and releases what its ring holds.
+    boundedWaiter?.resumeFromAnotherThread(returning: false)
     for resumption in resumptions { resumption() }
   }
 
@@ -247,7 +248,7 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
     case .none:
       return
     case .resume(let waiter, let element):
-      waiter.resume(returning: .success(element))
+      waiter.resumeFromAnotherThread(returning: .success(element))
     case .dropped(let element):
       drops?.increment()
       onDrop?(element)
@@ -294,7 +295,7 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
       return
     }
     if overflow.counted { overflows?.increment() }
-    overflow.waiter?.resume(returning: true)
+    overflow.waiter?.resumeFromAnotherThread(returning: true)
   }
 
   /// `.bounded`: the producer filled the ring: closes the demand, if it is open and the ring is still full (the
@@ -324,7 +325,7 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
       ring.setConsumerWaiting(false)
       return waiter
     }
-    waiter?.resume(returning: handing)
+    waiter?.resumeFromAnotherThread(returning: handing)
   }
 
   @usableFromInline
@@ -341,10 +342,10 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
     switch state.withLock({ $0.receivedTerminal(failure) }) {
     case .release(let subscription, let boundedWaiter):
       withExtendedLifetime(subscription) {}
-      boundedWaiter?.resume(returning: false)  // it drains the ring, then ends
+      boundedWaiter?.resumeFromAnotherThread(returning: false)  // it drains the ring, then ends
     case .resume(let waiter, let result, let subscription):
       withExtendedLifetime(subscription) {}
-      waiter.resume(returning: result)
+      waiter.resumeFromAnotherThread(returning: result)
     }
     // No more values will be taken: paused sources and suspended producers are released.
     for resumption in demand?.end() ?? [] { resumption() }
