@@ -97,4 +97,15 @@ struct PreconditionLocationTests {
     }
     #expect(Self.stderr(debounced).contains("debounce(_:on:): interval must not be negative"))
   }
+
+  @Test("share(replay: -1) stops at the caller's line")
+  func share() async {
+    let line = #line
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = Signal<Int, Never>.never.share(replay: -1)
+    }
+    let message = Self.stderr(result)
+    #expect(Self.namesCaller(message, (line + 1)...(line + 2)))
+    #expect(message.contains("share(replay:): replay must not be negative"))
+  }
 }
