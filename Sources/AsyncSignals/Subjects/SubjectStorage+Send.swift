@@ -44,20 +44,49 @@ struct BoundedSubscriber: Sendable {
   }
 }
 
-/// Where a subject's state publishes how many bounded subscribers it has: an atomic in the storage's turn
-/// allocation, which outlives the state.
+/// Where a subject's state publishes what `send(_:) async` needs to know without its lock: how many bounded
+/// subscribers it has, whether it ever had one, and whether it has terminated. One word, an atomic in the storage's turn
+/// allocation, which outlives the state: zero while the subject has never had a bounded subscriber and has not
+/// terminated, so that the send's fast path is one load.
 @usableFromInline
 struct BoundedCount: @unchecked Sendable {
-  // guarded by: atomicity — the one stored property points to an `Atomic`, and is only ever used to load or store it.
+  // guarded by: atomicity — the one stored property points to an `Atomic`, and is only ever used to load or store it;
+  // every store is made under the subject's state lock, so a load and a store there cannot lose a flag.
   @usableFromInline let pointer: UnsafeMutablePointer<Atomic<Int>>
+
+  /// Set once a bounded subscriber has been recorded, and kept: a send that finds no bounded subscriber then knows
+  /// that every loop it could have waited for has ended.
+  @usableFromInline static var hadBoundedSubscriber: Int { 1 }
+  /// Set when the subject terminates.
+  @usableFromInline static var terminated: Int { 2 }
+  /// The count of bounded subscribers is stored above the two flags.
+  @usableFromInline static var countShift: Int { 2 }
 
   @usableFromInline
   init(_ pointer: UnsafeMutablePointer<Atomic<Int>>) {
     self.pointer = pointer
   }
 
+  /// Publishes `count` bounded subscribers, keeping the flags. Under the state lock.
   func store(_ count: Int) {
-    pointer.pointee.store(count, ordering: .releasing)
+    var flags = pointer.pointee.load(ordering: .relaxed) & (Self.hadBoundedSubscriber | Self.terminated)
+    if count > 0 { flags |= Self.hadBoundedSubscriber }
+    pointer.pointee.store(count << Self.countShift | flags, ordering: .releasing)
+  }
+
+  /// Publishes that the subject has terminated. Under the state lock.
+  @usableFromInline
+  func storeTerminated() {
+    let word = pointer.pointee.load(ordering: .relaxed)
+    pointer.pointee.store(word | Self.terminated, ordering: .releasing)
+  }
+
+  /// What a send that read `word` before sending reports.
+  @inlinable
+  static func result(_ word: Int) -> SendResult {
+    if word & terminated != 0 { return .terminated }
+    if word >> countShift == 0 && word & hadBoundedSubscriber != 0 { return .loopsEnded }
+    return .sent
   }
 }
 
@@ -196,10 +225,17 @@ extension SubjectState {
 }
 
 extension SubjectStorage {
-  /// Whether a subscriber under a bounded consumer may hold a sender back: `send(_:) async`'s fast path, one load.
+  /// The word `BoundedCount` publishes: `send(_:) async`'s fast path, one load. Zero while the subject has never had a
+  /// bounded subscriber and has not terminated.
   @inlinable
-  var hasBoundedSubscribers: Bool {
-    boundedCount.pointee.load(ordering: .acquiring) != 0
+  var sendWord: Int {
+    boundedCount.pointee.load(ordering: .acquiring)
+  }
+
+  /// Whether `word` counts a subscriber under a bounded consumer, which may hold a sender back.
+  @inlinable
+  static func hasBoundedSubscribers(_ word: Int) -> Bool {
+    word >> BoundedCount.countShift != 0
   }
 
   /// Whether one of the bounded subscribers has no room: then `room()` looks for the ones that hold this sender back.
