@@ -157,4 +157,24 @@ struct ProducerLifetimeTests {
     #expect(started.value == 1)
     withExtendedLifetime(iterator) {}
   }
+
+  @Test("doSubscribed carries a bounded loop's pause: a source that can pause stays within the bound")
+  func doSubscribedCarriesThePause() async {
+    let values = Signal<Int, Never>.from(0..<10_000).doSubscribed {}.values(bufferingPolicy: .bounded(8))
+    var count = 0
+    for await _ in values { count += 1 }
+    #expect(count == 10_000)
+    #expect(values.highWaterMark <= 8)
+    #expect(values.overflowCount == 0)
+  }
+
+  @Test("share() ends a bounded loop's pause, as a subject does: the source runs at its own pace, counted")
+  func shareEndsThePause() async {
+    let values = Signal<Int, Never>.from(0..<1_000).share().values(bufferingPolicy: .bounded(8))
+    var count = 0
+    for await _ in values { count += 1 }
+    #expect(count == 1_000)
+    #expect(values.overflowCount > 0)
+    #expect(values.highWaterMark > 8)
+  }
 }
