@@ -53,7 +53,7 @@ public struct Recorded<Value, Failure: Error> {
   /// A value that arrived at `time`: an expected entry of ``TestRecorder/events``.
   ///
   /// ```swift
-  /// #expect(recorder.events == [.next(.zero, "s"), .next(.milliseconds(300), "sw")])
+  /// #expect(recorder.events == [.next(.zero, 1), .next(.milliseconds(300), 2)])
   /// ```
   ///
   /// - Parameters:

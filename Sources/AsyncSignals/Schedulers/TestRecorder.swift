@@ -124,7 +124,9 @@ extension TestScheduler {
   /// - Returns: The recorder, subscribed; dispose it to end the subscription before the signal ends.
   /// - Note: No ReactiveCocoa 2.5 counterpart. RxTest's `TestScheduler.createObserver(_:)` and the subscription that
   ///   follows it, in one call.
-  public func record<Value: Sendable, Failure: Error>(_ signal: Signal<Value, Failure>) -> TestRecorder<Value, Failure> {
+  public func record<Value: Sendable, Failure: Error>(
+    _ signal: Signal<Value, Failure>
+  ) -> TestRecorder<Value, Failure> {
     TestRecorder(signal, on: self)
   }
 }

@@ -24,6 +24,7 @@ public enum SendResult: Sendable, Hashable {
   /// The value was sent to the subject's subscribers, among them a bounded loop (or the subject has never had one).
   ///
   /// ```swift
+  /// let lines = Subject<String, Never>()
   /// if await lines.send("next") == .sent { print("the loop is still reading") }
   /// ```
   case sent
@@ -34,6 +35,7 @@ public enum SendResult: Sendable, Hashable {
   /// bounded loop that subscribes makes later sends `.sent` again.
   ///
   /// ```swift
+  /// let lines = Subject<String, Never>()
   /// if await lines.send("next") == .loopsEnded { print("nobody reads the lines any more") }
   /// ```
   case loopsEnded
@@ -41,6 +43,7 @@ public enum SendResult: Sendable, Hashable {
   /// The subject has terminated: the value was ignored, as a send after the terminal event always is.
   ///
   /// ```swift
+  /// let lines = Subject<String, Never>()
   /// lines.sendCompleted()
   /// print(await lines.send("late") == .terminated)  // true
   /// ```

@@ -154,8 +154,8 @@ public class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failure>, S
   /// - Note: No counterpart in ReactiveCocoa 2.5, which has no flow control: `-[RACSubject sendNext:]` never waits
   ///   (``sendNext(_:)`` here). swift-async-algorithms' `AsyncChannel.send(_:)` (SAA-0016) suspends the same way,
   ///   until a consumer takes the value; Combine's `PassthroughSubject.send(_:)`, ReactiveSwift's
-  ///   `Signal.Observer.send(value:)` and RxSwift's `PublishSubject.onNext(_:)` never wait. The result plays the part of
-  ///   `AsyncStream.Continuation.YieldResult.terminated`.
+  ///   `Signal.Observer.send(value:)` and RxSwift's `PublishSubject.onNext(_:)` never wait. The result plays the part
+  ///   of `AsyncStream.Continuation.YieldResult.terminated`.
   @inlinable
   @discardableResult
   public final nonisolated(nonsending) func send(_ value: Value) async -> SendResult {

@@ -45,8 +45,8 @@ struct BoundedSubscriber: Sendable {
 }
 
 /// Where a subject's state publishes what `send(_:) async` needs to know without its lock: how many bounded
-/// subscribers it has, whether it ever had one, and whether it has terminated. One word, an atomic in the storage's turn
-/// allocation, which outlives the state: zero while the subject has never had a bounded subscriber and has not
+/// subscribers it has, whether it ever had one, and whether it has terminated. One word, an atomic in the storage's
+/// turn allocation, which outlives the state: zero while the subject has never had a bounded subscriber and has not
 /// terminated, so that the send's fast path is one load.
 @usableFromInline
 struct BoundedCount: @unchecked Sendable {

@@ -152,7 +152,8 @@ struct RateLimitTests {
   func disposal(keepsLatest: Bool) {
     let scheduler = TestScheduler()
     let subject = Subject<Int, TestError>()
-    let signal = keepsLatest
+    let signal =
+      keepsLatest
       ? subject.throttleLatest(.seconds(1), on: scheduler) : subject.throttleFirst(.seconds(1), on: scheduler)
     let recorder = scheduler.record(signal)
     subject.sendNext(1)
@@ -169,7 +170,8 @@ struct RateLimitTests {
   func oneTimer(keepsLatest: Bool) {
     let scheduler = TestScheduler()
     let subject = Subject<Int, Never>()
-    let signal = keepsLatest
+    let signal =
+      keepsLatest
       ? subject.throttleLatest(.seconds(1), on: scheduler) : subject.throttleFirst(.seconds(1), on: scheduler)
     let recorder = scheduler.record(signal)
     for value in 0..<100 { subject.sendNext(value) }

@@ -36,7 +36,8 @@ struct TestRecorderTests {
     let source = scheduler.marbles("a-b#", tick: .milliseconds(250))
     let recorder = scheduler.record(source)
     scheduler.advance(by: .seconds(1))
-    #expect(recorder.events == [.next(.zero, "a"), .next(.milliseconds(500), "b"), .error(.milliseconds(750), TestError())])
+    #expect(
+      recorder.events == [.next(.zero, "a"), .next(.milliseconds(500), "b"), .error(.milliseconds(750), TestError())])
   }
 
   @Test("a history compares as a whole: another time, value or order is a difference")
@@ -57,7 +58,8 @@ struct TestRecorderTests {
     #expect(Recorded<Int, Never>.completed(.zero).description == ".completed(.zero)")
     #expect(Recorded<Int, Never>.next(.microseconds(1_500), 7).description == ".next(.microseconds(1500), 7)")
     #expect(Recorded<Int, Never>.next(.nanoseconds(3), 7).description == ".next(.nanoseconds(3), 7)")
-    #expect(Recorded<Int, TimeoutError>.error(.seconds(5), TimeoutError()).description.hasPrefix(".error(.seconds(5), "))
+    let failure = Recorded<Int, TimeoutError>.error(.seconds(5), TimeoutError())
+    #expect(failure.description.hasPrefix(".error(.seconds(5), "))
     let recorder = TestScheduler().record(Signal<Int, Never>.return(1))
     #expect(recorder.description == "[.next(.zero, 1), .completed(.zero)]")
     #expect(String(reflecting: recorder.events) == "[.next(.zero, 1), .completed(.zero)]")
