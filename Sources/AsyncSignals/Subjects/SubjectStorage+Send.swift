@@ -17,6 +17,10 @@ import Synchronization
 // - The fast path: with no bounded subscriber, one atomic load (`boundedCount`), then `sendNext`. With bounded
 //   subscribers that all have room, the state lock and a load of each one's room, specialised where the subject is
 //   used; only when one has no room does the sender look for its task's own loops and, if it must, wait.
+// - The result: the word that load reads (read again after a wait) also says whether the subject ever had a bounded
+//   subscriber and whether it has terminated, so the send reports `.loopsEnded` or `.terminated` at no extra cost.
+//   Its loops' end is seen at once by a sender they held back: a loop's cancellation disposes its subscription (which
+//   removes it from the side list) before it releases the senders waiting for it.
 // - Waiting: the sender registers a wake-up with the demand of the first subscriber that holds it back, in the hold
 //   of the state lock that finds it (so that a terminal event cannot slip in between), and suspends. The demand's
 //   lock nests inside the state lock there; that is safe because a demand never calls out under its lock (its
