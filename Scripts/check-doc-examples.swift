@@ -113,7 +113,8 @@ func failures(in output: String) -> (failing: [String: String], unmapped: [Strin
 
 /// Writes the examples that have not failed yet into one file, each in a function of its own (or at file scope).
 func writeExamples(skipping failing: [String: String]) -> String {
-  var combined = ["import AsyncSignals", "import AsyncSignalsInterop", "import Foundation", ""]
+  // Testing too: the examples of the test scheduler's recorder check with `#expect`, as a test does.
+  var combined = ["import AsyncSignals", "import AsyncSignalsInterop", "import Foundation", "import Testing", ""]
   for (number, example) in examples.enumerated() where failing[example.key] == nil {
     let body = ["#sourceLocation(file: \"\(example.file)\", line: \(example.line))"] + example.lines + ["#sourceLocation()"]
     combined += example.atFileScope ? body : ["@MainActor func docExample\(number)() async throws {"] + body + ["}"]

@@ -91,6 +91,10 @@ final class CustomScheduler: Scheduler {
   ) -> (any Disposable)? { nil }
 }
 
+/// What a test records (TestRecorder's and Recorded's examples).
+let recorder = TestScheduler().record(Subject<Int, Never>())
+let replies = TestScheduler().record(Subject<String, Never>().timeout(.seconds(5), on: TestScheduler()))
+
 // Bindings, Multicast, Sequences
 /// An object whose subscriptions end with it (Lifetime's examples).
 final class FeedModel: LifetimeProviding, Sendable {

@@ -26,13 +26,13 @@ extension Signal {
   ///
   /// Hot sources need no API of their own. A multicast connection's `signal` (RAC's `RACMulticastConnection`)
   /// is a subject: loops over `connection.signal.values` each have their own subscription and buffer, and
-  /// share the one subscription that `connect()` makes to the source. With `autoconnect()`, the first loop
-  /// to start connects and the last loop to end — by completion, `break`, or cancellation — disposes the
-  /// connection, for good (RAC's reference count). `replay()` and `replayLast()` give late loops what they
-  /// missed:
+  /// share the one subscription that `connect()` makes to the source. With `share()`, the first loop to start
+  /// connects and the last loop to end — by completion, `break`, or cancellation — disconnects, and the next loop
+  /// connects again; with RAC's `publish().autoconnect()`, the disconnection is for good. `replay()` and
+  /// `replayLast()` give late loops what they missed:
   ///
   /// ```swift
-  /// let fixes = location.publish().autoconnect()
+  /// let fixes = location.share()
   /// Task { for await fix in fixes.values { await render(fix) } }  // the first loop connects
   /// Task { for await fix in fixes.values { print(fix) } }         // the second shares it
   ///

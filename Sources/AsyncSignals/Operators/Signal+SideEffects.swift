@@ -1,5 +1,5 @@
 // Operators that run side effects as events pass: doNext, doError, doCompleted, initially and finally; and
-// doDisposed, which runs one when a subscription is disposed.
+// doSubscribed and doDisposed, which run one when a subscription has been made and when it is disposed.
 //
 // All of them are plain forwarding: no allocation and no lock per event. The side effect runs on the thread
 // that delivers the event, before the event is forwarded, as in RAC. `doDisposed` adds one object and one lock
@@ -96,6 +96,44 @@ extension Signal {
     AnonymousSignal(nameSource: derivedName("initially")) { observer in
       action()
       return self.attach(observer)
+    }
+  }
+
+  /// Runs `action` once each subscription to this signal has been made: after the subscriber is attached.
+  ///
+  /// Where ``initially(_:)`` runs before this signal is subscribed, `doSubscribed` runs right after: this signal has
+  /// attached the subscriber, on the subscribing thread, before `subscribe` returns. For a subject, the subscriber is
+  /// then in its list, and everything sent to the subject from `action` on reaches it — which makes it the place to
+  /// start a producer that feeds a subject, once the loop it feeds is listening. For a `for await` loop that is its
+  /// first `next()`, which subscribes. A ``create(_:)`` body that runs at once (guarantee 5) has run by then; one that
+  /// the subscription scheduler runs later may not have. `action` runs once per subscription, even when the
+  /// subscription has already ended while attaching (a signal that completes at once). Events pass through
+  /// unchanged, and so does a bounded loop's pause; disposing the result disposes the upstream subscription.
+  ///
+  /// ```swift
+  /// let lines = Subject<String, Never>()
+  /// let fed = lines.doSubscribed {
+  ///   Task {  // the loop is subscribed: nothing sent from now on is lost
+  ///     for line in ["a", "b", "c"] {
+  ///       guard await lines.send(line) == .sent else { return }  // the loop has ended
+  ///     }
+  ///     lines.sendCompleted()
+  ///   }
+  /// }
+  /// for await line in fed.values(bufferingPolicy: .bounded(2)) { print(line) }
+  /// ```
+  ///
+  /// - Parameter action: The side effect, run once per subscription, on the subscribing thread.
+  /// - Returns: A signal with the same events.
+  /// - Note: No ReactiveCocoa 2.5 counterpart (its `-initially:` runs before the subscription). RxSwift's
+  ///   `do(onSubscribed:)`, ReactiveSwift's `on(started:)`; Combine's `handleEvents(receiveSubscription:)` runs as
+  ///   the upstream hands over its subscription, which for a subject is also once the subscriber is attached.
+  @inlinable
+  public func doSubscribed(_ action: @escaping @Sendable () -> Void) -> Signal<Value, Failure> {
+    AnonymousSignal(nameSource: derivedName("doSubscribed")) { observer in
+      let subscription = self.attach(observer)
+      action()
+      return subscription
     }
   }
 

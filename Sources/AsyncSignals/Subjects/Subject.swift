@@ -118,40 +118,56 @@ public class Subject<Value: Sendable, Failure: Error>: Signal<Value, Failure>, S
   ///   to within one value per concurrent sender.
   /// - Cancellation: a sending task that is cancelled stops waiting, or does not wait at all, and sends `value` at
   ///   once: nothing is silently lost, and the loop counts what goes beyond its bound.
-  /// - Termination: once the subject has terminated, the send returns at once and `value` is ignored, as with
-  ///   ``sendNext(_:)``; senders waiting when it terminates are resumed, and their values are ignored too.
+  /// - Termination: once the subject has terminated, the send returns ``SendResult/terminated`` at once and `value` is
+  ///   ignored, as with ``sendNext(_:)``; senders waiting when it terminates are resumed, and their values are ignored
+  ///   too.
+  /// - The end of the loops: once every bounded loop that has read the subject has ended, and none reads it now, the
+  ///   send returns ``SendResult/loopsEnded`` (its value still goes to the other subscribers, if any): the producer
+  ///   can stop, instead of producing for nobody. Senders waiting when the last loop ends are resumed and told so.
+  ///   Otherwise it returns ``SendResult/sent``, as it does for a subject that has never had a bounded loop.
   /// - A replaying subject (``ReplaySubject``, ``BehaviorSubject``) replays its values to a new bounded loop at once,
   ///   as it subscribes (what goes beyond the bound is counted); the live sends then wait for that loop's room.
   /// - From a subscriber's callback there is no awaiting: use ``sendNext(_:)``, which never waits.
   ///
+  /// Start the producer once the loop has subscribed, with ``Signal/doSubscribed(_:)``, so that it sends nothing
+  /// before the loop is there to receive it; the result ends it when the loop ends:
+  ///
   /// ```swift
   /// let lines = Subject<String, Never>()
-  /// var sender: Task<Void, Never>?
-  /// for await line in lines.startWith("ready").values(bufferingPolicy: .bounded(2)) {
-  ///   guard sender != nil else {
-  ///     // "ready": the loop has subscribed, so nothing sent from now on is lost.
-  ///     sender = Task {
-  ///       for line in ["a", "b", "c", "d"] {
-  ///         await lines.send(line)  // waits while two lines wait for the loop
-  ///       }
-  ///       lines.sendCompleted()
+  /// let fed = lines.doSubscribed {
+  ///   Task {
+  ///     for line in ["a", "b", "c", "d"] {
+  ///       guard await lines.send(line) == .sent else { return }  // waits while two lines wait for the loop
   ///     }
-  ///     continue
+  ///     lines.sendCompleted()
   ///   }
+  /// }
+  /// for await line in fed.values(bufferingPolicy: .bounded(2)) {
   ///   print(line)
   /// }
   /// ```
   ///
   /// - Parameter value: The value.
+  /// - Returns: Whether the bounded loops the send could wait for are still there (``SendResult/sent``), have all
+  ///   ended (``SendResult/loopsEnded``), or the subject has terminated (``SendResult/terminated``). Discardable: a
+  ///   producer that does not stop early ignores it.
   /// - Note: No counterpart in ReactiveCocoa 2.5, which has no flow control: `-[RACSubject sendNext:]` never waits
   ///   (``sendNext(_:)`` here). swift-async-algorithms' `AsyncChannel.send(_:)` (SAA-0016) suspends the same way,
   ///   until a consumer takes the value; Combine's `PassthroughSubject.send(_:)`, ReactiveSwift's
-  ///   `Signal.Observer.send(value:)` and RxSwift's `PublishSubject.onNext(_:)` never wait.
+  ///   `Signal.Observer.send(value:)` and RxSwift's `PublishSubject.onNext(_:)` never wait. The result plays the part
+  ///   of `AsyncStream.Continuation.YieldResult.terminated`.
   @inlinable
-  public final nonisolated(nonsending) func send(_ value: Value) async {
-    // The fast path: no bounded loop reads the subject (one load), or none is full (one lock), nothing to wait for.
-    if storage.hasBoundedSubscribers && storage.hasFullBoundedSubscriber { await storage.room() }
+  @discardableResult
+  public final nonisolated(nonsending) func send(_ value: Value) async -> SendResult {
+    // The fast path: the subject has never had a bounded loop and has not terminated (one load), or no loop is full
+    // (one lock): nothing to wait for.
+    var word = storage.sendWord
+    if SubjectStorage<Value, Failure>.hasBoundedSubscribers(word) && storage.hasFullBoundedSubscriber {
+      await storage.room()
+      word = storage.sendWord  // the loops may have ended, or the subject terminated, while it waited
+    }
     storage.send(.next(value))
+    return BoundedCount.result(word)
   }
 
   /// Terminates the subject with `error`: every current subscriber receives it, later subscribers receive it at once,

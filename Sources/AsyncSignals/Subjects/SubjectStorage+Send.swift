@@ -17,6 +17,10 @@ import Synchronization
 // - The fast path: with no bounded subscriber, one atomic load (`boundedCount`), then `sendNext`. With bounded
 //   subscribers that all have room, the state lock and a load of each one's room, specialised where the subject is
 //   used; only when one has no room does the sender look for its task's own loops and, if it must, wait.
+// - The result: the word that load reads (read again after a wait) also says whether the subject ever had a bounded
+//   subscriber and whether it has terminated, so the send reports `.loopsEnded` or `.terminated` at no extra cost.
+//   Its loops' end is seen at once by a sender they held back: a loop's cancellation disposes its subscription (which
+//   removes it from the side list) before it releases the senders waiting for it.
 // - Waiting: the sender registers a wake-up with the demand of the first subscriber that holds it back, in the hold
 //   of the state lock that finds it (so that a terminal event cannot slip in between), and suspends. The demand's
 //   lock nests inside the state lock there; that is safe because a demand never calls out under its lock (its
@@ -44,20 +48,49 @@ struct BoundedSubscriber: Sendable {
   }
 }
 
-/// Where a subject's state publishes how many bounded subscribers it has: an atomic in the storage's turn
-/// allocation, which outlives the state.
+/// Where a subject's state publishes what `send(_:) async` needs to know without its lock: how many bounded
+/// subscribers it has, whether it ever had one, and whether it has terminated. One word, an atomic in the storage's
+/// turn allocation, which outlives the state: zero while the subject has never had a bounded subscriber and has not
+/// terminated, so that the send's fast path is one load.
 @usableFromInline
 struct BoundedCount: @unchecked Sendable {
-  // guarded by: atomicity — the one stored property points to an `Atomic`, and is only ever used to load or store it.
+  // guarded by: atomicity — the one stored property points to an `Atomic`, and is only ever used to load or store it;
+  // every store is made under the subject's state lock, so a load and a store there cannot lose a flag.
   @usableFromInline let pointer: UnsafeMutablePointer<Atomic<Int>>
+
+  /// Set once a bounded subscriber has been recorded, and kept: a send that finds no bounded subscriber then knows
+  /// that every loop it could have waited for has ended.
+  @usableFromInline static var hadBoundedSubscriber: Int { 1 }
+  /// Set when the subject terminates.
+  @usableFromInline static var terminated: Int { 2 }
+  /// The count of bounded subscribers is stored above the two flags.
+  @usableFromInline static var countShift: Int { 2 }
 
   @usableFromInline
   init(_ pointer: UnsafeMutablePointer<Atomic<Int>>) {
     self.pointer = pointer
   }
 
+  /// Publishes `count` bounded subscribers, keeping the flags. Under the state lock.
   func store(_ count: Int) {
-    pointer.pointee.store(count, ordering: .releasing)
+    var flags = pointer.pointee.load(ordering: .relaxed) & (Self.hadBoundedSubscriber | Self.terminated)
+    if count > 0 { flags |= Self.hadBoundedSubscriber }
+    pointer.pointee.store(count << Self.countShift | flags, ordering: .releasing)
+  }
+
+  /// Publishes that the subject has terminated. Under the state lock.
+  @usableFromInline
+  func storeTerminated() {
+    let word = pointer.pointee.load(ordering: .relaxed)
+    pointer.pointee.store(word | Self.terminated, ordering: .releasing)
+  }
+
+  /// What a send that read `word` before sending reports.
+  @inlinable
+  static func result(_ word: Int) -> SendResult {
+    if word & terminated != 0 { return .terminated }
+    if word >> countShift == 0 && word & hadBoundedSubscriber != 0 { return .loopsEnded }
+    return .sent
   }
 }
 
@@ -196,10 +229,17 @@ extension SubjectState {
 }
 
 extension SubjectStorage {
-  /// Whether a subscriber under a bounded consumer may hold a sender back: `send(_:) async`'s fast path, one load.
+  /// The word `BoundedCount` publishes: `send(_:) async`'s fast path, one load. Zero while the subject has never had a
+  /// bounded subscriber and has not terminated.
   @inlinable
-  var hasBoundedSubscribers: Bool {
-    boundedCount.pointee.load(ordering: .acquiring) != 0
+  var sendWord: Int {
+    boundedCount.pointee.load(ordering: .acquiring)
+  }
+
+  /// Whether `word` counts a subscriber under a bounded consumer, which may hold a sender back.
+  @inlinable
+  static func hasBoundedSubscribers(_ word: Int) -> Bool {
+    word >> BoundedCount.countShift != 0
   }
 
   /// Whether one of the bounded subscribers has no room: then `room()` looks for the ones that hold this sender back.

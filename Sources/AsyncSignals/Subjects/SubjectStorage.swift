@@ -81,7 +81,8 @@ struct SubjectState<Value: Sendable, Failure: Error>: Sendable {
   @usableFromInline var bounded = ContiguousArray<BoundedSubscriber>()
   /// The senders suspended in `send(_:) async`, each registered with the demand of a bounded subscriber.
   @usableFromInline var waitingSenders = ContiguousArray<WaitingSender>()
-  /// Where `bounded.count` is published for `send(_:) async`'s fast path (the storage's `boundedCount`).
+  /// Where `bounded.count`, and whether the subject ever had a bounded subscriber and has terminated, are published for
+  /// `send(_:) async`'s fast path and its result (the storage's `boundedCount`).
   @usableFromInline let boundedCount: BoundedCount
 
   /// Records `value`, trimming the buffer BEFORE delivery; `false` once terminated.
@@ -103,6 +104,7 @@ struct SubjectState<Value: Sendable, Failure: Error>: Sendable {
   ) -> (ContiguousArray<SinkCore?>, DisposableBag.Children, FreedSenders)? {
     guard terminal == nil else { return nil }
     terminal = event
+    boundedCount.storeTerminated()  // before `endFlowControl` clears the count: a send never misses the end
     return (subscribers.removeAll(), upstream.takeAll(), endFlowControl())
   }
 
@@ -171,9 +173,10 @@ final class SubjectStorage<Value: Sendable, Failure: Error>: SinkOwner, @uncheck
   @usableFromInline let listChanged: UnsafeMutablePointer<Atomic<Bool>>
   /// Whether `orphans` may hold sinks whose observers are still to be dropped.
   @usableFromInline let needsSweep = Atomic<Bool>(false)
-  /// How many bounded subscribers the state's side list holds: written under `state`'s lock with each change of the
-  /// list, read without it by `send(_:) async`, whose fast path it is. After `listChanged`, in the same allocation,
-  /// so that the state can hold its address (`BoundedCount`).
+  /// How many bounded subscribers the state's side list holds, whether it ever held one, and whether the subject has
+  /// terminated (`BoundedCount`): written under `state`'s lock with each change of the list and at the terminal event,
+  /// read without it by `send(_:) async`, whose fast path and result it is. After `listChanged`, in the same
+  /// allocation, so that the state can hold its address.
   @usableFromInline let boundedCount: UnsafeMutablePointer<Atomic<Int>>
   /// The delivery lock and its bookkeeping; see `SubjectTurn`.
   @usableFromInline let turn: UnsafeMutablePointer<SubjectTurn<Value, Failure>>

@@ -1,3 +1,4 @@
+import AsyncSignals
 import Synchronization
 
 /// A `.bounded(limit)` iterator's buffer: places that its producer fills and its consumer empties without a lock

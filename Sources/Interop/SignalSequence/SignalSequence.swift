@@ -39,6 +39,7 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
   @usableFromInline let onDrop: (@Sendable (Element) -> Void)?
   @usableFromInline let drops: DropCounter?
   @usableFromInline let overflows: DropCounter?
+  @usableFromInline let highWaterMarks: HighWaterMarks?
 
   /// How each iterator buffers values that arrive while its consumer is busy.
   ///
@@ -53,14 +54,15 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
     self.signal = signal
     self.bufferingPolicy = bufferingPolicy
     self.onDrop = onDrop
-    // Only the dropping policies drop, and only `bounded` overflows; the others need no counter.
+    // Only the dropping policies drop, and only `bounded` overflows and keeps a high-water mark; the others need no
+    // counter.
     switch bufferingPolicy {
     case .unbounded:
-      (drops, overflows) = (nil, nil)
+      (drops, overflows, highWaterMarks) = (nil, nil, nil)
     case .bounded:
-      (drops, overflows) = (nil, DropCounter())
+      (drops, overflows, highWaterMarks) = (nil, DropCounter(), HighWaterMarks())
     case .bufferingNewest, .bufferingOldest:
-      (drops, overflows) = (DropCounter(), nil)
+      (drops, overflows, highWaterMarks) = (DropCounter(), nil, nil)
     }
   }
 
@@ -95,6 +97,26 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
     overflows?.value ?? 0
   }
 
+  /// The most values any iterator of this sequence has held at once, waiting for its loop, so far: how far the
+  /// source ran ahead of the slowest moment of the loop. ``SignalBufferingPolicy/bounded(_:)`` only; always `0` with
+  /// the other policies.
+  ///
+  /// A value counts from the moment it is buffered until the loop receives it; a value handed to a loop that was
+  /// already waiting for it never counts. With a source that can pause, the figure stays within the bound plus the
+  /// slack of the chain's stages (32 values per `deliver(on:)` hop, one per concurrent inner of bounded concurrency,
+  /// less one); what a sender that cannot pause puts beyond that shows here, and in ``overflowCount``. Read it during
+  /// the loop or after it: an iterator's figure is kept when it ends. With several iterators (several loops over one
+  /// sequence), the largest.
+  ///
+  /// ```swift
+  /// let records = Signal<Int, Never>.from(1...10_000).map { "record \($0)" }.values(bufferingPolicy: .bounded(64))
+  /// for await record in records { await archive(record) }
+  /// print("the reader was at most", records.highWaterMark, "records ahead")  // 64 at most
+  /// ```
+  public var highWaterMark: Int {
+    highWaterMarks?.value ?? 0
+  }
+
   /// Creates an iterator. It subscribes to the signal at its first call to `next()`.
   ///
   /// ```swift
@@ -109,7 +131,8 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
     Iterator(
       storage: SignalSequenceStorage(
         signal: signal, policy: bufferingPolicy, onDrop: onDrop, drops: drops, overflows: overflows,
-        receive: { storage, value in storage.receive(value) }))
+        receive: { storage, value in storage.receive(value) }),
+      highWaterMarks: highWaterMarks)
   }
 
   /// The iterator of a ``SignalSequence``: one subscription to the signal and its buffer.
@@ -139,9 +162,15 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
       /// touches it.
       @exclusivity(unchecked) @usableFromInline var consumerTask = 0
 
+      /// Where the sequence keeps its iterators' high-water marks (`.bounded` only): this one's storage is registered
+      /// there while it lives, and retired as it ends.
+      @usableFromInline let highWaterMarks: HighWaterMarks?
+
       @usableFromInline
-      init(storage: SignalSequenceStorage<Element, Failure>) {
+      init(storage: SignalSequenceStorage<Element, Failure>, highWaterMarks: HighWaterMarks?) {
         self.storage = storage
+        self.highWaterMarks = highWaterMarks
+        highWaterMarks?.register(storage)
       }
 
       /// Whether the calling task is cancelled; a demand that tracks its consumer (a subject's `await send` holds it)
@@ -159,14 +188,15 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
 
       deinit {
         storage.cancel()
+        highWaterMarks?.retire(storage)  // after `cancel`: the buffer keeps nothing more, so its figure is final
       }
     }
 
     @usableFromInline let lifetime: Lifetime
 
     @usableFromInline
-    init(storage: SignalSequenceStorage<Element, Failure>) {
-      lifetime = Lifetime(storage: storage)
+    init(storage: SignalSequenceStorage<Element, Failure>, highWaterMarks: HighWaterMarks? = nil) {
+      lifetime = Lifetime(storage: storage, highWaterMarks: highWaterMarks)
     }
 
     /// How many values this iterator's buffer has dropped so far.
@@ -194,9 +224,22 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
       lifetime.storage.overflowCount
     }
 
-    /// The most values this iterator has held at once, its ring and its overflow together (the `.bounded` policy
-    /// only; 0 for the others): what the tests and Stress check the flow-control bound against.
-    package var highWaterMark: Int {
+    /// The most values this iterator has held at once, waiting for its loop, so far: how far its source ran ahead.
+    /// ``SignalBufferingPolicy/bounded(_:)`` only; always `0` with the other policies.
+    ///
+    /// Every value the iterator has buffered and not yet handed out counts, within its bound and beyond it; a value
+    /// handed to a loop that was already waiting for it never counts. With a source that can pause, the figure stays
+    /// within the bound plus the slack of the chain's stages (32 values per `deliver(on:)` hop); what a sender that
+    /// cannot pause puts beyond that shows here and in ``overflowCount``. It is what the tests and `Stress` check the
+    /// flow-control bound against.
+    ///
+    /// ```swift
+    /// var iterator = Signal<Int, Never>.from(1...1_000).values(bufferingPolicy: .bounded(8)).makeAsyncIterator()
+    /// while let value = await iterator.next() {
+    ///   if value == 500 { print("at most", iterator.highWaterMark, "values waited") }  // 8 at most
+    /// }
+    /// ```
+    public var highWaterMark: Int {
       lifetime.storage.highWaterMark
     }
 

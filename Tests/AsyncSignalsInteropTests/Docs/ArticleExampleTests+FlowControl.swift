@@ -216,24 +216,49 @@ extension InteropArticleExampleTests {
     #expect(console.lines == ["page 1", "page 2", "page 3", "page 4", "page 5"])
   }
 
-  @Test("FlowControl: a subject fed from a task with await send(_:) waits while the loop has two lines it has not read")
+  @Test("FlowControl: a producer started by doSubscribed feeds the loop with await send(_:), within two lines")
   func flowControlSubjectSend() async {
     let lines = Subject<String, Never>()
-    var sender: Task<Void, Never>?
-    for await line in lines.startWith("ready").values(bufferingPolicy: .bounded(2)) {
-      guard sender != nil else {
-        // "ready": the loop has subscribed, so nothing sent from now on is lost.
-        sender = Task {
-          for number in 1...5 {
-            await lines.send("line \(number)")  // waits while the loop has two lines it has not read
-          }
-          lines.sendCompleted()
+    let fed = lines.doSubscribed {
+      // The loop has subscribed: nothing sent from now on is lost.
+      Task {
+        for number in 1...5 {
+          // Waits while the loop has two lines it has not read; stops if the loop has ended.
+          guard await lines.send("line \(number)") == .sent else { return }
         }
-        continue
+        lines.sendCompleted()
       }
-      print(line)
     }
+    for await line in fed.values(bufferingPolicy: .bounded(2)) { print(line) }
     // line 1, line 2, line 3, line 4, line 5
     #expect(console.lines == ["line 1", "line 2", "line 3", "line 4", "line 5"])
+  }
+
+  @Test("FlowControl: the producer stops by itself once the loop has gone: send returns .loopsEnded")
+  func flowControlProducerStops() async {
+    let readings = Subject<Int, Never>()
+    let fed = readings.doSubscribed {
+      Task {
+        var reading = 0
+        while await readings.send(reading) == .sent { reading += 1 }  // .loopsEnded once the loop has gone
+        print("producer stopped")
+      }
+    }
+    for await reading in fed.values(bufferingPolicy: .bounded(2)) {
+      print("reading", reading)
+      if reading == 2 { break }
+    }
+    // reading 0, reading 1, reading 2, producer stopped
+    #expect(await console.lines(atLeast: 4) == ["reading 0", "reading 1", "reading 2", "producer stopped"])
+  }
+
+  @Test("FlowControl: highWaterMark says how far ahead of the loop the source ran: the bound, for a source that pauses")
+  func flowControlHighWaterMark() async {
+    let readings = Signal<Int, Never>.from(1...10_000)
+    let values = readings.values(bufferingPolicy: .bounded(64))
+    for await _ in values {}
+    print(values.highWaterMark, values.overflowCount)
+    // 64 0
+    #expect(console.lines == ["64 0"])
   }
 }

@@ -49,6 +49,22 @@ struct ViewModelSampleTests {
     }
   }
 
+  @Test("Testing: the view-model sample as the article shows it, its search answering at once")
+  func testingAViewModelAsShown() async throws {
+    let scheduler = TestScheduler()
+    let model = BookSearchModel(scheduler: scheduler) { query in
+      ["Swift in Depth", "SwiftUI by Example", "Vapor"].filter { $0.hasPrefix(query) }
+    }
+    model.query = "Swift"
+    try await scheduler.settle(advancingBy: .milliseconds(299))
+    #expect(model.results == [])  // still within the throttle's pause
+    try await scheduler.settle(advancingBy: .milliseconds(1))
+    #expect(model.results == ["Swift in Depth", "SwiftUI by Example"])
+    model.query = "V"
+    try await scheduler.settle(advancingBy: .milliseconds(300))
+    #expect(model.results == ["Vapor"])
+  }
+
   @Test("Observation: a model that owns its pipeline cancels the search in flight when it goes away")
   func ownedPipelineEndsWithTheModel() async throws {
     let scheduler = TestScheduler()

@@ -78,6 +78,7 @@ extension SweepRow {
       return input.signal.replayLast()
     },
     .row("replayLazily()") { fixture in fixture.ints().replayLazily() },
+    .row("share(replay:file:line:)") { fixture in fixture.ints().share(replay: 1) },
     .row("static startLazily(on:_:)") { fixture in
       Signal<Int, Never>.startLazily(on: fixture.scheduler) { subscriber in
         for value in 1...5 { subscriber.sendNext(value) }

@@ -79,6 +79,7 @@ extension SweepRow {
     .row("doError(_:)") { fixture in fixture.ints().doError { _ in } },
     .row("doCompleted(_:)") { fixture in fixture.ints().doCompleted {} },
     .row("initially(_:)") { fixture in fixture.ints().initially {} },
+    .row("doSubscribed(_:)") { fixture in fixture.ints().doSubscribed {} },
     .row("finally(_:)") { fixture in fixture.ints().finally {} },
     .row("doDisposed(_:)") { fixture in fixture.ints().doDisposed {} },
     // The resubscription loops: the first subscription ends at once, and the values come from the second.

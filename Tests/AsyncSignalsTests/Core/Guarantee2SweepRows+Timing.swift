@@ -23,6 +23,15 @@ extension SweepRow {
     .row("throttle(_:on:valuesPassing:file:line:)") { fixture in
       spacedOut(fixture).throttle(.seconds(1), on: fixture.scheduler, valuesPassing: { $0 != 2 })
     },
+    .row("debounce(_:on:file:line:)") { fixture in
+      spacedOut(fixture).debounce(.seconds(1), on: fixture.scheduler)
+    },
+    .row("throttleLatest(_:on:file:line:)") { fixture in
+      fixture.ints().throttleLatest(.seconds(1), on: fixture.scheduler)
+    },
+    .row("throttleFirst(_:on:file:line:)") { fixture in
+      spacedOut(fixture).throttleFirst(.seconds(1), on: fixture.scheduler)
+    },
     .failingRow("timeout(_:on:raising:file:line:)") { fixture in
       fixture.failingInts().timeout(.seconds(10), on: fixture.scheduler, raising: TestError())
     },

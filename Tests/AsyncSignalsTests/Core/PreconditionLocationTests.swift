@@ -79,4 +79,33 @@ struct PreconditionLocationTests {
     #expect(Self.namesCaller(message, (line + 1)...(line + 2)))
     #expect(message.contains("ReplaySubject(capacity:): capacity must not be negative"))
   }
+
+  @Test("throttleLatest, throttleFirst and debounce with a negative interval stop at the caller's line, by name")
+  func rateLimits() async {
+    let latestLine = #line
+    let latest = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = Signal<Int, Never>.never.throttleLatest(.seconds(-1), on: TestScheduler())
+    }
+    #expect(Self.namesCaller(Self.stderr(latest), (latestLine + 1)...(latestLine + 2)))
+    #expect(Self.stderr(latest).contains("throttleLatest(_:on:): interval must not be negative"))
+    let first = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = Signal<Int, Never>.never.throttleFirst(.seconds(1), on: ImmediateScheduler.shared)
+    }
+    #expect(Self.stderr(first).contains("throttleFirst(_:on:): scheduler must not be the immediate scheduler"))
+    let debounced = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = Signal<Int, Never>.never.debounce(.seconds(-1))
+    }
+    #expect(Self.stderr(debounced).contains("debounce(_:on:): interval must not be negative"))
+  }
+
+  @Test("share(replay: -1) stops at the caller's line")
+  func share() async {
+    let line = #line
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = Signal<Int, Never>.never.share(replay: -1)
+    }
+    let message = Self.stderr(result)
+    #expect(Self.namesCaller(message, (line + 1)...(line + 2)))
+    #expect(message.contains("share(replay:): replay must not be negative"))
+  }
 }

@@ -23,6 +23,20 @@ extension ArticleExampleTests {
     #expect(console.lines == ["search swi"])
   }
 
+  @Test("ComingFrom: their throttle limits a rate: throttleFirst drops within the interval, throttleLatest keeps")
+  func comingFromThrottle() {
+    let scheduler = TestScheduler()
+    let taps = Subject<Int, Never>()
+    taps.throttleFirst(.seconds(1), on: scheduler).subscribeNext { print("first", $0) }
+    taps.throttleLatest(.seconds(1), on: scheduler).subscribeNext { print("latest", $0) }
+    taps.sendNext(1)
+    taps.sendNext(2)
+    taps.sendNext(3)
+    scheduler.advance(by: .seconds(1))
+    // first 1, latest 1, latest 3
+    #expect(console.lines == ["first 1", "latest 1", "latest 3"])
+  }
+
   @Test("ComingFrom: flatMap(.latest) / flatMapLatest is flattenMapLatest, map then switchToLatest")
   func comingFromFlatMapLatest() {
     let responses = ["s": Subject<String, Never>(), "sw": Subject<String, Never>()]

@@ -89,4 +89,36 @@ extension ArticleExampleTests {
     // counted once, a 1, b 1, 0
     #expect(console.lines == ["counted once", "a 1", "b 1", "0"])
   }
+
+  @Test("HotAndColdSignals: share() connects on the first subscriber, disconnects after the last, and connects again")
+  func hotShare() {
+    let source = Signal<Int, Never>.create { subscriber in
+      print("connected")
+      subscriber.sendNext(1)
+      return ActionDisposable { print("disconnected") }
+    }
+    let shared = source.share()
+    let a = shared.subscribeNext { print("a", $0) }  // connects
+    let b = shared.subscribeNext { print("b", $0) }  // shares: 1 was sent before it came
+    a.dispose()
+    b.dispose()  // the last subscriber left: disconnects
+    shared.subscribeNext { print("c", $0) }  // connects again: a new run
+    // connected, a 1, disconnected, connected, c 1
+    #expect(console.lines == ["connected", "a 1", "disconnected", "connected", "c 1"])
+  }
+
+  @Test("HotAndColdSignals: share(replay:) replays the live connection's latest values; a new connection has none")
+  func hotShareReplay() {
+    let prices = Subject<Int, Never>()
+    let latest = prices.share(replay: 1)
+    let first = latest.subscribeNext { print("first", $0) }
+    prices.sendNext(100)
+    let second = latest.subscribeNext { print("second", $0) }  // replayed: 100
+    first.dispose()
+    second.dispose()  // disconnects: the replay goes with the connection
+    latest.subscribeNext { print("third", $0) }  // nothing to replay
+    prices.sendNext(101)
+    // first 100, second 100, third 101
+    #expect(console.lines == ["first 100", "second 100", "third 101"])
+  }
 }

@@ -51,6 +51,49 @@ extension ArticleExampleTests {
     #expect(scheduler.scheduledCount == 0)
   }
 
+  @Test("Testing: record(_:) keeps every event with its virtual time; one #expect compares the whole history")
+  func testingRecordDebounce() {
+    let scheduler = TestScheduler()
+    let keystrokes = Subject<String, Never>()
+    let searches = scheduler.record(keystrokes.debounce(.milliseconds(300), on: scheduler))
+
+    keystrokes.sendNext("s")
+    scheduler.advance(by: .milliseconds(100))
+    keystrokes.sendNext("sw")
+    scheduler.advance(by: .milliseconds(300))
+    keystrokes.sendCompleted()
+    #expect(searches.events == [.next(.milliseconds(400), "sw"), .completed(.milliseconds(400))])
+    // The article's failure message prints the recorded history as its description does.
+    #expect(
+      "\(searches.events)" == #"[.next(.milliseconds(400), "sw"), .completed(.milliseconds(400))]"#)
+  }
+
+  @Test("Testing: a rate limit, recorded: the first value at once, then the latest of each interval at its end")
+  func testingRecordThrottleLatest() {
+    let scheduler = TestScheduler()
+    let progress = Subject<Int, Never>()
+    let shown = scheduler.record(progress.throttleLatest(.seconds(1), on: scheduler))
+
+    for percent in [10, 20, 30] { progress.sendNext(percent) }
+    scheduler.advance(by: .seconds(1))
+    progress.sendNext(40)
+    scheduler.advance(by: .seconds(1))
+    #expect(shown.events == [.next(.zero, 10), .next(.seconds(1), 30), .next(.seconds(2), 40)])
+  }
+
+  @Test("Testing: a failure is recorded with its time; values gives the values alone")
+  func testingRecordTimeout() {
+    let scheduler = TestScheduler()
+    let reply = Subject<String, Never>()
+    let replies = scheduler.record(reply.timeout(.seconds(5), on: scheduler))
+
+    scheduler.advance(by: .seconds(2))
+    reply.sendNext("pong")
+    scheduler.advance(by: .seconds(3))
+    #expect(replies.events == [.next(.seconds(2), "pong"), .error(.seconds(5), TimeoutError())])
+    #expect(replies.values == ["pong"])
+  }
+
   @Test("Testing: of the work due at the same instant, plain work runs first, then dated work (RAC's order)")
   func testingSameInstant() {
     let scheduler = TestScheduler()

@@ -4,7 +4,7 @@ import Testing
 @testable import AsyncSignals
 
 @MainActor
-@Suite("Side effects: doNext, doError, doCompleted, initially, finally, doDisposed")
+@Suite("Side effects: doNext, doError, doCompleted, initially, doSubscribed, finally, doDisposed")
 struct SideEffectsTests {
   @Test("-doNext: runs the block for each value before forwarding it")
   func doNext() {
@@ -49,6 +49,36 @@ struct SideEffectsTests {
     signal.subscribeCompleted {}
     signal.subscribeCompleted {}
     #expect(log.value == ["initially", "subscribed", "initially", "subscribed"])
+  }
+
+  @Test("doSubscribed: runs once the subscriber is attached, so a value the action sends to a subject reaches it")
+  func doSubscribedAfterAttach() {
+    let subject = Subject<String, Never>()
+    let before = EventRecorder(subject.initially { subject.sendNext("from initially") })
+    let after = EventRecorder(subject.doSubscribed { subject.sendNext("from doSubscribed") })
+    #expect(before.values == ["from doSubscribed"])  // initially's value went out before its own subscriber was there
+    #expect(after.values == ["from doSubscribed"])
+  }
+
+  @Test("doSubscribed: runs once per subscription, after a synchronous source has sent, before subscribe returns")
+  func doSubscribedOrder() {
+    let log = Locked<[String]>([])
+    let signal = Signal<Int, Never>.from(1...2).doSubscribed { log.append("subscribed") }
+    signal.subscribeNext({ log.append("\($0)") }, completed: { log.append("completed") })
+    #expect(log.value == ["1", "2", "completed", "subscribed"])
+    signal.subscribeNext { _ in }
+    #expect(log.value.filter { $0 == "subscribed" }.count == 2)
+  }
+
+  @Test("doSubscribed: events pass through unchanged, and disposal disposes the source")
+  func doSubscribedPassesThrough() {
+    let subject = Subject<Int, TestError>()
+    let recorder = EventRecorder(subject.doSubscribed {})
+    subject.sendNext(1)
+    recorder.dispose()
+    #expect(subject.subscriberCount == 0)
+    subject.sendNext(2)
+    #expect(recorder.events == [.next(1)])
   }
 
   @Test("-finally: runs the block on completion or error, before the terminal event is forwarded")

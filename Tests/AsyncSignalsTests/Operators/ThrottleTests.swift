@@ -79,6 +79,32 @@ struct ThrottleTests {
     #expect(scheduler.scheduledCount == 0)
   }
 
+  @Test("debounce(_:on:) is throttle(_:on:) under Combine's and Rx's name: the same diagrams")
+  func debounceIsThrottle() {
+    let scheduler = TestScheduler()
+    for (input, expected) in [("ab----c--d--|", "---b----c--d|"), ("a-b|", "---(b|)"), ("a-b#", "---#")] {
+      let throttled = scheduler.diagram(of: scheduler.marbles(input).throttle(.seconds(2), on: scheduler))
+      let debounced = scheduler.diagram(of: scheduler.marbles(input).debounce(.seconds(2), on: scheduler))
+      #expect(throttled == expected)
+      #expect(debounced == expected)
+    }
+    #expect(scheduler.scheduledCount == 0)
+  }
+
+  @Test("debounce: exact virtual times, recorded")
+  func debounceExactTimes() {
+    let scheduler = TestScheduler()
+    let typed = Subject<String, Never>()
+    let searches = scheduler.record(typed.debounce(.milliseconds(300), on: scheduler))
+    typed.sendNext("s")
+    scheduler.advance(by: .milliseconds(100))
+    typed.sendNext("sw")
+    scheduler.advance(by: .milliseconds(299))
+    #expect(searches.events.isEmpty)
+    scheduler.advance(by: .milliseconds(1))
+    #expect(searches.events == [.next(.milliseconds(400), "sw")])
+  }
+
   @Test("without a scheduler, values are timed on the scheduler current where they arrive (RAC's -throttle:)")
   func currentScheduler() {
     let scheduler = TestScheduler()

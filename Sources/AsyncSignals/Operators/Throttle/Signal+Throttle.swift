@@ -61,6 +61,40 @@ extension Signal {
     throttle(interval, on: scheduler, operator: "throttle(_:on:valuesPassing:)", file: file, line: line, predicate)
   }
 
+  /// Sends a value only once `interval` has passed without a newer value: ``throttle(_:on:file:line:)`` under the
+  /// name that Combine, ReactiveSwift and RxSwift give it.
+  ///
+  /// The same operator as ``throttle(_:on:file:line:)`` (one engine, one behaviour): each value replaces the one
+  /// waiting and restarts the wait; a value is sent, on the scheduler that timed it, once it has been the latest for
+  /// `interval`. Completion sends the waiting value first, then completes at once; a failure is forwarded at once and
+  /// drops the waiting value. Disposing the result disposes the source and cancels the pending timer.
+  ///
+  /// ```swift
+  /// let queries = searchText.debounce(.milliseconds(300), on: .main)
+  /// // "s", "sw", "swi" typed within 300 ms: only "swi" is sent, 300 ms after it was typed
+  /// ```
+  ///
+  /// To send the first value at once and then at most one per interval, use ``throttleLatest(_:on:file:line:)`` or
+  /// ``throttleFirst(_:on:file:line:)``.
+  ///
+  /// - Parameters:
+  ///   - interval: How long a value must stay the latest before it is sent; must not be negative.
+  ///   - scheduler: The scheduler that times the values, and that sends them; `nil` follows RAC's rule, as in
+  ///     ``throttle(_:on:file:line:)``. Not the immediate scheduler, which cannot wait without blocking.
+  ///   - file: The file a failed precondition names; leave the default, the caller's.
+  ///   - line: The line a failed precondition names; leave the default, the caller's.
+  /// - Returns: A signal of the values that stayed the latest for `interval`.
+  /// - Note: ReactiveCocoa 2.5 `-throttle:` under another name: Combine's `debounce(for:scheduler:)`, ReactiveSwift's
+  ///   `debounce(_:on:)` and RxSwift's `debounce(_:scheduler:)`, which is what RAC called `throttle`. At completion
+  ///   the waiting value is sent first, as RAC and RxSwift do; Combine drops it, and so does ReactiveSwift unless told
+  ///   `discardWhenCompleted: false`.
+  @inlinable
+  public func debounce(
+    _ interval: Duration, on scheduler: (any Scheduler)? = nil, file: StaticString = #fileID, line: UInt = #line
+  ) -> Signal<Value, Failure> {
+    throttle(interval, on: scheduler, operator: "debounce(_:on:)", file: file, line: line) { _ in true }
+  }
+
   @inlinable
   func throttle(
     _ interval: Duration, on scheduler: (any Scheduler)?, operator name: String, file: StaticString, line: UInt,
