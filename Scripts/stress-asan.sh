@@ -28,7 +28,7 @@ scratch=.build-asan
 # out of and frees when it ends (issue 29, item 5). `--list` shows them.
 scenarios=(
   SubjectTurn SubjectAttach Subject ReplaySubject SubjectEcho SubscriberChurn ReplayDispose SerialDelivery
-  TerminalRace Leaks SlowSubscriber Connect Autoconnect ZipTurn BoundedRing BoundedBuffering BoundedCancellation
+  TerminalRace Leaks SlowSubscriber Connect Autoconnect Share ZipTurn BoundedRing BoundedBuffering BoundedCancellation
 )
 # The scenarios whose broken twin frees an observer mid-call (SelfCheckTests.useAfterFreeTwins).
 twins=(SubjectTurn ZipTurn)

@@ -15,7 +15,7 @@ let scenarioFamilies: [(family: String, scenarios: [any Scenario])] = [
       FlattenMapRace(), ConcatRace(), ConcatCollectionRace(), SwitchToLatestRace(), SlowSubscriberRace(),
     ]
   ),
-  ("Multicast and Command", [ConnectRace(), AutoconnectRace(), CommandRace()]),
+  ("Multicast and Command", [ConnectRace(), AutoconnectRace(), ShareRace(), CommandRace()]),
   ("Time operators on real queue schedulers", [TimeoutRace(), DeliverOnRace()]),
   ("Interop (AsyncSignalsInterop)", [ForAwaitRace(), BufferingRace(), ObservationCountRace()]),
   (

@@ -11,22 +11,36 @@ final class ShareStorage<Value: Sendable, Failure: Error>: Sendable {
 
   /// Attaches `observer` to the live connection's subject, connecting it first if this is its first subscriber.
   ///
-  /// The subscriber is attached before the connection subscribes to the source, on the subscribing thread, so it
-  /// misses nothing the source sends (guarantee 5); the source's own subscribe body, if it has one, follows the
-  /// subscription scheduler.
+  /// The subscriber is attached before the connection subscribes to the source, so it misses nothing the source
+  /// sends (guarantee 5). The connection subscribes on the subscribing thread, unless the previous connection's
+  /// disconnect is still running: then on that disconnect's thread, once it has returned. The source's own subscribe
+  /// body, if it has one, follows the subscription scheduler.
   func attach(_ observer: Observer<Value, Failure>) -> any Disposable {
-    let (connection, connects) = state.withLock { $0.subscriberArrived() }
-    let release = ActionDisposable { self.subscriberLeft(connection) }
+    let (connection, action) = state.withLock { $0.subscriberArrived() }
+    let release = ActionDisposable { self.perform(self.state.withLock { $0.subscriberLeft(connection) }) }
     let subscription = connection.subject.attach(
       Observer { event in
         let flow = observer(event)
         if event.isTerminating || flow == .stop { release.dispose() }
         return flow
       })
-    if connects {
-      connection.source.inner = source.attach { event in self.receivedFromSource(event, for: connection) }
-    }
+    perform(action)
     return CompoundDisposable([subscription, release])
+  }
+
+  /// Performs `action` and whatever its report asks for next, with the lock released throughout.
+  func perform(_ action: ShareStateMachine<Value, Failure>.Action?) {
+    var next = action
+    while let action = next {
+      switch action {
+      case .connect(let connection):
+        connection.source.inner = source.attach { event in self.receivedFromSource(event, for: connection) }
+        next = state.withLock { $0.connected(connection) }
+      case .disconnect(let connection):
+        connection.source.dispose()
+        next = state.withLock { $0.disconnected(connection) }
+      }
+    }
   }
 
   func receivedFromSource(_ event: Event<Value, Failure>, for connection: ShareConnection<Value, Failure>) -> Flow {
@@ -35,15 +49,12 @@ final class ShareStorage<Value: Sendable, Failure: Error>: Sendable {
       return .proceed
     }
     // Given up before the subscribers hear of the end: one that subscribes from their callbacks starts a new run.
-    state.withLock { $0.sourceTerminated(connection) }
+    let next = state.withLock { $0.sourceTerminated(connection) }
     switch event {
     case .error(let error): connection.subject.sendError(error)
     default: connection.subject.sendCompleted()
     }
+    perform(next)
     return .stop
-  }
-
-  func subscriberLeft(_ connection: ShareConnection<Value, Failure>) {
-    if state.withLock({ $0.subscriberLeft(connection) }) { connection.source.dispose() }
   }
 }

@@ -18,6 +18,10 @@ extension Signal {
   /// returns: a subscriber never misses a value the source sends after that (guarantee 5). The source's own
   /// subscribe body, if it has one, follows the subscription scheduler.
   ///
+  /// Connections never overlap: the source never has two subscriptions from one shared signal at once. A first
+  /// subscriber that arrives while the last one's disconnect is still running on another thread (or from inside that
+  /// disconnect) is attached at once, and its connection is made when the disconnect has returned, on that thread.
+  ///
   /// ```swift
   /// let results = searchText.flattenMapLatest { query in search(query) }.share()
   /// let a = results.subscribeNext { print("list", $0) }   // connects: one search per query

@@ -156,6 +156,34 @@ struct ShareTests {
     #expect(runs.value == 3)
   }
 
+  @Test("a subscriber that arrives while the last one's disconnect runs waits for it: connections never overlap")
+  func connectionsNeverOverlap() {
+    let live = Locked(0)
+    let most = Locked(0)
+    let runs = Locked(0)
+    let shared = Locked<Signal<Int, Never>?>(nil)
+    let late = Locked<EventRecorder<Int, Never>?>(nil)
+    let source = Signal<Int, Never>.create { subscriber in
+      let now = live.withLock { $0 += 1; return $0 }
+      most.withLock { $0 = max($0, now) }
+      subscriber.sendNext(runs.increment())
+      return ActionDisposable {
+        // A subscriber arrives in the middle of the disconnect (here reentrantly; in an app, on another thread).
+        if late.value == nil, let shared = shared.value { late.value = EventRecorder(shared) }
+        live.withLock { $0 -= 1 }
+      }
+    }
+    shared.value = source.share()
+    let first = EventRecorder(shared.value!)
+    first.dispose()
+    #expect(most.value == 1)  // the second connection was made once the first was gone
+    #expect(runs.value == 2 && live.value == 1)
+    #expect(first.values == [1])
+    #expect(late.value?.values == [2])
+    late.value?.dispose()
+    #expect(live.value == 0)
+  }
+
   @Test("each subscriber is attached before the source is subscribed: the first misses nothing sent at once")
   func firstSubscriberMissesNothing() {
     let shared = Signal<Int, Never>.from(1...3).share()
