@@ -8,8 +8,9 @@ import Synchronization
 /// that the count falls to 0 and rises again many times (half the rounds with `share(replay: 1)`). The upstream is a
 /// `create` body that counts its live subscriptions and publishes its subscriber; the last thread sends into whichever
 /// connection is live, each value tagged with its connection, in order. Connections must never overlap (a share that
-/// connected twice, or kept a connection past its last subscriber, would), and once everybody has gone none may be left. (A subscriber may find the connection it joined
-/// still being made on another thread: its source subscription follows, so "live while subscribed" is not checked.)
+/// connected twice, or kept a connection past its last subscriber, would), and once everybody has gone none may be
+/// left. A subscriber may find the connection it joined still being made on another thread (its source subscription
+/// follows), so "live while subscribed" is not checked.
 struct ShareRace: Scenario {
   static let oneLive = "at most one upstream subscription is live at a time: connections never overlap"
   static let released = "once every subscriber has gone, no upstream subscription is live"
