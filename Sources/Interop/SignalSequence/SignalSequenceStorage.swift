@@ -279,7 +279,12 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
   /// `.bounded`: a value that found the ring full, or values diverted through the lock. Under the lock, it goes into
   /// the ring if that has room and values are not diverted (the consumer has taken since), and is buffered after the
   /// ring's values otherwise, counted beyond the limit.
-  @inlinable
+  ///
+  /// Inlinable, so that it is specialised for the element type where the loop is made (a thread's `sendNext` into a
+  /// full loop takes it for every value), but never inlined: inlined into `receiveBounded`, it made the sender's
+  /// every-value path too large for the optimiser to inline through, and cost a loop fed by `await send` a fifth more
+  /// per value. `closeFullDemand` and `wakeConsumer` likewise.
+  @inlinable @inline(never)
   func overflowBounded(_ value: Element, _ ring: BoundedRing<Element>) {
     // The count if it went into the ring; what the overflow does otherwise.
     let (appended, overflow) = state.withLock { state -> (Int?, StateMachine.OverflowAction) in
@@ -300,7 +305,7 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
 
   /// `.bounded`: the producer filled the ring: closes the demand, if it is open and the ring is still full (the
   /// consumer may have taken since), so that sources that can pause stop before their next value.
-  @inlinable
+  @inlinable @inline(never)
   func closeFullDemand(_ ring: BoundedRing<Element>) {
     state.withLock { state in
       let closing = state.closeDemand(ring.limit, ringCount: ring.count)
@@ -316,7 +321,7 @@ final class SignalSequenceStorage<Element: Sendable, Failure: Error>: Subscriber
   /// The ring is looked at again here: the producer's wake-up may come late, after the consumer has taken the value
   /// itself and waits again, on an empty ring. That consumer is left waiting, for the producer's next value to wake:
   /// a hand-off recorded then would be of the next value, which the consumer would not count as its own.
-  @inlinable
+  @inlinable @inline(never)
   func wakeConsumer(_ ring: BoundedRing<Element>, handing: Bool) {
     let waiter = state.withLock { state -> StateMachine.BoundedWaiter? in
       guard ring.hasValue else { return nil }
