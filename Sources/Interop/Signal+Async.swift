@@ -162,7 +162,7 @@ extension Signal {
   ///
   /// `tracked`: async work started from a `TestScheduler`'s block, or from work one already tracks, is registered
   /// with that test scheduler before its task starts, and unregistered when the task ends, so that
-  /// `TestScheduler.settle()` can wait for it (TestScheduler+AsyncWork.swift). Async work started by one of the
+  /// `TestScheduler.settle()` can wait for it (TrackedAsyncWork.swift). Async work started by one of the
   /// library's main-actor jobs counts with them (`MainActorJobs`) until its first event, or its end. The iteration of
   /// an async sequence passes `false`: a source that need not end is not work to wait for.
   static func detachedTask(

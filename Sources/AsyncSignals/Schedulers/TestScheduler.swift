@@ -90,7 +90,7 @@ public final class TestScheduler: Scheduler {
   private let state = LockedState(State())  // guards the clock and the queue of work
   private let advancing = LockedState(())  // held by the one thread advancing the clock
   /// The async work started from this scheduler's blocks, and the `settle` calls waiting for it
-  /// (TestScheduler+AsyncWork.swift).
+  /// (TrackedAsyncWork.swift).
   let asyncWork = LockedState(AsyncWorkState())  // guards the tracked work and the settling waiters
 
   /// Creates a test scheduler whose clock reads `startDate`.
