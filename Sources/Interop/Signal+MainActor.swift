@@ -235,3 +235,80 @@ extension Signal where Failure == Never {
     subscribeNext(onMainThread: next, error: { _ in }, completed: completed, isolation: isolation)
   }
 }
+
+extension Signal {
+  /// Subscribes with `@MainActor` closures for values, the failure and completion, with at most
+  /// `bufferingPolicy`'s limit of values waiting for the main actor.
+  ///
+  /// Delivery as in ``subscribeNext(onMainActor:error:completed:)`` (always asynchronous, in order, one main-queue
+  /// job per burst); the bound as in `subscribeNext(isolatedTo:bufferingPolicy:_:error:completed:isolation:)`:
+  /// `.bounded(n)` pauses the sources that can pause and counts what the others send past `n` in
+  /// `overflowCount`; `.bufferingNewest(n)` keeps the latest `n` waiting and counts the dropped ones in
+  /// `droppedCount`, so a fast feed never builds a backlog on the main queue. The terminal event is never dropped.
+  /// A value waiting for the main actor counts as work in progress for `TestScheduler.settle()`; a source paused for
+  /// room does not.
+  ///
+  /// ```swift
+  /// @MainActor final class TickerScreen {
+  ///   var price = 0.0
+  ///   var status = ""
+  ///   var subscription: IsolatedSubscription?
+  ///   func follow(_ prices: Signal<Double, FeedError>) {
+  ///     subscription = prices.subscribeNext(
+  ///       onMainActor: { self.price = $0 }, error: { self.status = "\($0)" }, completed: { self.status = "closed" },
+  ///       bufferingPolicy: .bufferingNewest(1))  // the latest price at each turn of the main actor
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - next: Called on the main actor with each value that is not dropped.
+  ///   - error: Called on the main actor with the failure.
+  ///   - completed: Called on the main actor on completion.
+  ///   - bufferingPolicy: How many values may wait for the main actor, and what happens past that.
+  /// - Returns: The subscription, with its counts.
+  /// - Note: ReactiveCocoa 2.5 `[[signal deliverOn:RACScheduler.mainThreadScheduler] subscribeNext:error:completed:]`,
+  ///   which queues every value; the bound is this library's.
+  @discardableResult
+  public func subscribeNext(
+    onMainActor next: @escaping @MainActor (Value) -> Void,
+    error: @escaping @MainActor (Failure) -> Void,
+    completed: @escaping @MainActor () -> Void,
+    bufferingPolicy: SignalBufferingPolicy
+  ) -> IsolatedSubscription {
+    subscribeOnMainActor(
+      atOnce: false, subscribingOnMainActor: false, bufferingPolicy: bufferingPolicy,
+      caller: "subscribeNext(onMainActor:bufferingPolicy:)", next: next, error: error, completed: completed)
+  }
+}
+
+extension Signal where Failure == Never {
+  /// Subscribes with a `@MainActor` closure for values, with at most `bufferingPolicy`'s limit of values waiting
+  /// for the main actor.
+  ///
+  /// Available when the signal cannot fail. Delivery and bound as in
+  /// ``subscribeNext(onMainActor:error:completed:bufferingPolicy:)``.
+  ///
+  /// ```swift
+  /// @MainActor final class CompassView {
+  ///   var heading = 0.0
+  ///   var subscription: IsolatedSubscription?
+  ///   func follow(_ headings: Signal<Double, Never>) {
+  ///     subscription = headings.subscribeNext(
+  ///       onMainActor: { self.heading = $0 }, bufferingPolicy: .bufferingNewest(1))
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - next: Called on the main actor with each value that is not dropped.
+  ///   - bufferingPolicy: How many values may wait for the main actor, and what happens past that.
+  /// - Returns: The subscription, with its counts.
+  /// - Note: ReactiveCocoa 2.5 `[[signal deliverOn:RACScheduler.mainThreadScheduler] subscribeNext:]`, with a bound.
+  @discardableResult
+  public func subscribeNext(
+    onMainActor next: @escaping @MainActor (Value) -> Void, bufferingPolicy: SignalBufferingPolicy
+  ) -> IsolatedSubscription {
+    subscribeNext(onMainActor: next, error: { _ in }, completed: {}, bufferingPolicy: bufferingPolicy)
+  }
+}

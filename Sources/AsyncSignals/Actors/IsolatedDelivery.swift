@@ -106,8 +106,11 @@ struct IsolatedDeliveryState<A: Actor, Value: Sendable, Failure: Error>: Sendabl
   /// The actor and the callbacks; `nil` once the subscription has ended.
   @usableFromInline
   var target: (reference: ActorReference<A>, handler: Handler)?
+  /// Events waiting for a job: `queued[queuedStart...]` (a dropping bound drops from the front, see `DeliveryBound`).
   @usableFromInline
   var queued = ContiguousArray<Event<Value, Failure>>()
+  @usableFromInline
+  var queuedStart = 0
   /// Events a job took from `queued` but did not deliver, because it spent its budget: `carried[carriedStart...]`
   /// are delivered by the job's continuation, before anything in `queued`.
   @usableFromInline
@@ -126,6 +129,14 @@ struct IsolatedDeliveryState<A: Actor, Value: Sendable, Failure: Error>: Sendabl
   /// during the subscription is sent on the actor's executor, whatever kind of executor that is.
   @usableFromInline
   var subscribingOnActor: pthread_t?
+  /// `.bounded` only (`DeliveryBound`): the values that arrived and whose callbacks have not run yet.
+  @usableFromInline
+  var waiting = 0
+  /// `.bounded` only: whether the demand is open, as last decided, and the number of that decision.
+  @usableFromInline
+  var demandOpen = true
+  @usableFromInline
+  var demandGeneration: UInt64 = 0
 
   @inlinable
   init(reference: ActorReference<A>, handler: @escaping Handler) {
@@ -136,8 +147,9 @@ struct IsolatedDeliveryState<A: Actor, Value: Sendable, Failure: Error>: Sendabl
 /// Delivers one subscription's events in an actor's isolation (see the comment at the top of this file).
 @usableFromInline
 final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposable, @unchecked Sendable {
-  // guarded by: `state` (its lock) for everything mutable, and `ended`, an atomic; `executor`, `mode`, `priority`
-  // and `lifetime` are `let`s (`lifetime` a weak one, which the runtime reads atomically).
+  // guarded by: `state` (its lock) for everything mutable, and `ended`, an atomic; `executor`, `mode`, `priority`,
+  // `bound` (whose counts are atomics) and `lifetime` are `let`s (`lifetime` a weak one, which the runtime reads
+  // atomically).
   @usableFromInline
   typealias State = IsolatedDeliveryState<A, Value, Failure>
 
@@ -155,11 +167,14 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
   /// The lifetime that ends this delivery when its owner goes away; left when the delivery ends first.
   @usableFromInline
   weak let lifetime: Lifetime?
+  /// How many events may wait for the actor, and what happens past that (`DeliveryBound`); `nil`: unbounded.
+  @usableFromInline
+  let bound: DeliveryBound?
 
   @inlinable
   init(
     reference: ActorReference<A>, executor: ActorExecutor, mode: IsolatedDeliveryMode,
-    endingWith lifetime: Lifetime? = nil, handler: @escaping State.IsolatedHandler
+    endingWith lifetime: Lifetime? = nil, bound: DeliveryBound? = nil, handler: @escaping State.IsolatedHandler
   ) {
     // Erased once here rather than per event: a cast per call costs a thunk allocation per call.
     state = LockedState(State(reference: reference, handler: unsafeBitCast(handler, to: State.Handler.self)))
@@ -167,6 +182,7 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
     self.mode = mode
     priority = Task.basePriority ?? .medium  // not an escalated priority, which is transient
     self.lifetime = lifetime
+    self.bound = bound
   }
 
   /// Subscribes `handler` to `signal`, called in `actor`'s isolation. The handler answers `.stop` to end the
@@ -174,18 +190,20 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
   /// isolation (its `#isolation` is the actor), so that in the at-once mode what the signal sends on this thread
   /// during the subscription is delivered at once, even for an actor whose executor the library cannot identify.
   /// A `lifetime` disposes the delivery when it ends (its owner goes away); the delivery leaves it when it ends
-  /// first.
+  /// first. A `bound` limits the events waiting for the actor (`DeliveryBound`); its demand goes upstream with the
+  /// observer, so that the sources that can pause do.
   @inlinable
   static func attach(
     _ signal: Signal<Value, Failure>, to reference: ActorReference<A>, executor: ActorExecutor,
     mode: IsolatedDeliveryMode, subscribingOnActor: Bool = false, endingWith lifetime: Lifetime? = nil,
-    handler: @escaping @Sendable (isolated A, Event<Value, Failure>) -> Flow
+    bound: DeliveryBound? = nil, handler: @escaping @Sendable (isolated A, Event<Value, Failure>) -> Flow
   ) -> IsolatedDelivery {
     let delivery = IsolatedDelivery(
-      reference: reference, executor: executor, mode: mode, endingWith: lifetime, handler: handler)
+      reference: reference, executor: executor, mode: mode, endingWith: lifetime, bound: bound, handler: handler)
     lifetime?.add(delivery)  // before attaching: an end during the subscription finds it there to leave
     if subscribingOnActor { delivery.state.withLock { $0.subscribingOnActor = pthread_self() } }
-    let upstream = signal.attach(Observer(raw: { kind, payload in delivery.received(Event(kind, payload)) }))
+    let upstream = signal.attach(
+      Observer(raw: { kind, payload in delivery.received(Event(kind, payload)) }, demand: bound?.demand))
     let keep = delivery.state.withLock { state -> Bool in
       state.subscribingOnActor = nil
       guard state.target != nil, !state.upstreamEnded else { return false }
@@ -219,6 +237,7 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
   @inlinable
   func received(_ event: Event<Value, Failure>) -> Flow {
     let onExecutor = mode == .atOnceOnExecutor && executor.isCurrent
+    var closing: UInt64 = 0
     let arrival = state.withLock { state -> Arrival in
       guard let target = state.target, !state.upstreamEnded else { return .stop }
       guard let actor = target.reference.actor else { return .stop }  // a weakly held actor has gone
@@ -231,14 +250,15 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
         state.phase = .delivering
         return .deliverNow(actor, target.handler)
       case .idle:
-        state.queued.append(event)
+        closing = state.enqueue(event, bound: bound)
         state.phase = .scheduled
         return .schedule(actor)
       case .scheduled, .delivering:
-        state.queued.append(event)
+        closing = state.enqueue(event, bound: bound)
         return .queued
       }
     }
+    if closing != 0 { bound.unsafelyUnwrapped.demand.unsafelyUnwrapped.close(generation: closing) }
     switch arrival {
     case .stop:
       end()
@@ -336,8 +356,16 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
   func drainAssumingIsolation(_ actor: A, delivered: Int = 0, staysDelivering: Bool = false) -> DrainEnd {
     var delivered = delivered
     var batch = ContiguousArray<Event<Value, Failure>>()
+    // `.bounded`: values delivered from the queue and not yet given back (`DeliveryBound`), and a reopening to apply.
+    let pausing = bound?.kind == .pausing ? bound : nil
+    var unaccounted = 0
+    var reopening: UInt64 = 0
     while true {
       let take = state.withLock { state -> Take in
+        if let pausing, unaccounted != 0 {
+          reopening = state.delivered(unaccounted, bound: pausing)
+          unaccounted = 0
+        }
         guard let target = state.target else {
           state.phase = .idle
           return .drained
@@ -355,11 +383,13 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
           return .budgetSpent
         } else {
           swap(&batch, &state.queued)
-          start = 0
+          start = state.queuedStart
+          state.queuedStart = 0
         }
         state.phase = .delivering
         return .deliver(target.handler, start: start)
       }
+      reopen(&reopening)
       let handler: State.Handler
       var index: Int
       switch take {
@@ -372,11 +402,13 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
           // Spent: the rest of the batch goes to the continuation, ahead of anything queued meanwhile.
           let carried = state.withLock { state -> Bool in
             guard state.target != nil else { return false }
+            if let pausing, unaccounted != 0 { reopening = state.delivered(unaccounted, bound: pausing) }
             swap(&state.carried, &batch)
             state.carriedStart = index
             state.phase = .scheduled
             return true
           }
+          reopen(&reopening)
           return carried ? .budgetSpent : .drained
         }
         if isDisposed { return .drained }
@@ -387,9 +419,27 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
           end()
           return .drained
         }
+        if let pausing {
+          unaccounted += 1
+          if unaccounted >= pausing.checkpoint {
+            // Half the bound delivered: give it back now, so that the source refills while the job goes on.
+            state.withLock { state in reopening = state.delivered(unaccounted, bound: pausing) }
+            unaccounted = 0
+            reopen(&reopening)
+          }
+        }
       }
       batch.removeAll(keepingCapacity: true)
     }
+  }
+
+  /// Applies a reopening of the demand decided under the lock (0: none), and resumes the paused sources here.
+  @inlinable
+  func reopen(_ generation: inout UInt64) {
+    guard generation != 0, let demand = bound?.demand else { return }
+    let resumptions = demand.reopen(generation: generation)
+    generation = 0
+    for resumption in resumptions { resumption() }
   }
 
   // MARK: Ending
@@ -403,12 +453,15 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
       let released = (state.target, state.queued, state.carried, state.upstream)
       state.target = nil
       state.queued = []
+      state.queuedStart = 0
       state.carried = []
       state.carriedStart = 0
       state.upstream = nil
       return released
     }
     released.3?.dispose()
+    // Paused sources and suspended producers go on, to find the subscription ended.
+    for resumption in bound?.demand?.end() ?? [] { resumption() }
     lifetime?.remove(self)
     withExtendedLifetime(released) {}
   }

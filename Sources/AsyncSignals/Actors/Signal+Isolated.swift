@@ -213,6 +213,33 @@ extension Signal {
     error: @escaping @MainActor (Failure) -> Void,
     completed: @escaping @MainActor () -> Void
   ) -> any Disposable {
+    subscribeOnMainActor(
+      atOnce: atOnce, subscribingOnMainActor: subscribingOnMainActor, bound: nil, next: next, error: error,
+      completed: completed)
+  }
+
+  /// `subscribeOnMainActor(atOnce:subscribingOnMainActor:next:error:completed:)` with at most `bufferingPolicy`'s
+  /// limit of values waiting for the main actor (`DeliveryBound`); `caller` names the public API in the precondition
+  /// message.
+  package func subscribeOnMainActor(
+    atOnce: Bool, subscribingOnMainActor: Bool, bufferingPolicy: SignalBufferingPolicy, caller: StaticString,
+    next: @escaping @MainActor (Value) -> Void,
+    error: @escaping @MainActor (Failure) -> Void,
+    completed: @escaping @MainActor () -> Void
+  ) -> IsolatedSubscription {
+    let bound = DeliveryBound(bufferingPolicy, caller: caller)
+    let delivery = subscribeOnMainActor(
+      atOnce: atOnce, subscribingOnMainActor: subscribingOnMainActor, bound: bound, next: next, error: error,
+      completed: completed)
+    return IsolatedSubscription(delivery, bufferingPolicy: bufferingPolicy, bound: bound)
+  }
+
+  private func subscribeOnMainActor(
+    atOnce: Bool, subscribingOnMainActor: Bool, bound: DeliveryBound?,
+    next: @escaping @MainActor (Value) -> Void,
+    error: @escaping @MainActor (Failure) -> Void,
+    completed: @escaping @MainActor () -> Void
+  ) -> any Disposable {
     let handler: @Sendable @MainActor (Event<Value, Failure>) -> Void = { event in
       switch event {
       case .next(let value): next(value)
@@ -225,7 +252,7 @@ extension Signal {
     let erased = unsafeBitCast(handler, to: (@Sendable (Event<Value, Failure>) -> Void).self)
     return IsolatedDelivery.attach(
       self, to: .strong(MainActor.shared), executor: ActorExecutor(of: MainActor.shared),
-      mode: atOnce ? .atOnceOnExecutor : .alwaysAsynchronous, subscribingOnActor: subscribingOnMainActor
+      mode: atOnce ? .atOnceOnExecutor : .alwaysAsynchronous, subscribingOnActor: subscribingOnMainActor, bound: bound
     ) { _, event in
       erased(event)
       return event.isTerminating ? .stop : .proceed

@@ -101,6 +101,39 @@ extension Signal where Failure == Never {
     MainActorKeyPathBinding(object) { object, value in object[keyPath: keyPath] = value }.attach(self)
   }
 
+  /// Sets `object[keyPath: keyPath]` to each value on the main actor, in order, with at most `bufferingPolicy`'s
+  /// limit of values waiting for the main actor, until the signal completes or the object goes away.
+  ///
+  /// The binding of ``bind(onMainActorTo:keyPath:)`` with a bound on what waits for the main actor, as
+  /// ``subscribeNext(isolatedTo:bufferingPolicy:_:error:completed:isolation:)`` describes it.
+  /// `.bufferingNewest(1)` is the UI's choice for a fast feed (a sensor, a socket): the view gets the latest value
+  /// at each main-actor turn, and the main queue never holds a backlog; ``IsolatedSubscription/droppedCount`` says
+  /// how many it skipped. `.bounded(n)` keeps every value and pauses the sources that can pause. A value waiting for
+  /// the main actor counts as work in progress for `TestScheduler.settle()`; a source paused for room does not.
+  ///
+  /// ```swift
+  /// @MainActor func viewDidLoad() {
+  ///   sensor.readings.bind(onMainActorTo: gauge, keyPath: \.value, bufferingPolicy: .bufferingNewest(1))
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - object: The object to update; held weakly.
+  ///   - keyPath: The property to set.
+  ///   - bufferingPolicy: How many values may wait for the main actor, and what happens past that.
+  /// - Returns: The binding, with its counts.
+  /// - Note: ReactiveCocoa 2.5 `RAC(object, keyPath)` of a signal delivered on the main thread, with a bound.
+  @MainActor
+  @discardableResult
+  public func bind<Root: AnyObject>(
+    onMainActorTo object: Root, keyPath: ReferenceWritableKeyPath<Root, Value>, bufferingPolicy: SignalBufferingPolicy
+  ) -> IsolatedSubscription {
+    let bound = DeliveryBound(bufferingPolicy, caller: "bind(onMainActorTo:keyPath:bufferingPolicy:)")
+    let binding = MainActorKeyPathBinding(object) { object, value in object[keyPath: keyPath] = value }
+      .attach(self, bound: bound)
+    return IsolatedSubscription(binding, bufferingPolicy: bufferingPolicy, bound: bound)
+  }
+
   /// Sets `object[keyPath: keyPath]` to each value, or to `nilValue` for each `nil`, on the main actor, in
   /// order, until the signal completes or the object goes away.
   ///
@@ -161,12 +194,13 @@ final class MainActorKeyPathBinding<Root: AnyObject, Value: Sendable> {
     self.lifetime = (object as? any LifetimeProviding)?.lifetime
   }
 
-  func attach(_ signal: Signal<Value, Never>) -> any Disposable {
+  func attach(_ signal: Signal<Value, Never>, bound: DeliveryBound? = nil) -> SerialDisposable {
     let binding = SerialDisposable()
     lifetime?.add(binding)
     binding.inner = IsolatedDelivery.attach(
       signal, to: .strong(MainActor.shared), executor: ActorExecutor(of: MainActor.shared), mode: .atOnceOnExecutor,
-      subscribingOnActor: true  // this class is isolated to the main actor
+      subscribingOnActor: true,  // this class is isolated to the main actor
+      bound: bound
     ) { [self, weak binding] _, event in
       let flow = MainActor.assumeIsolated { apply(event) }
       if flow == .stop, let binding {
