@@ -22,7 +22,7 @@ final class SearchModel {
 }
 
 /// Runs `body` on a new thread and blocks until it returns: the main queue cannot run meanwhile.
-private func onPlainThread(_ body: @escaping @Sendable () -> Void) {
+func onPlainThread(_ body: @escaping @Sendable () -> Void) {
   let done = DispatchSemaphore(value: 0)
   Thread {
     body()
