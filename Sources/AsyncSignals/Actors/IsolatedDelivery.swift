@@ -345,6 +345,8 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
   @usableFromInline
   enum Take {
     case deliver(State.Handler, start: Int)
+    /// The values given back reopen the demand: resume the paused sources, then take again.
+    case reopen
     case drained
     case budgetSpent
   }
@@ -365,6 +367,13 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
         if let pausing, unaccounted != 0 {
           reopening = state.delivered(unaccounted, bound: pausing)
           unaccounted = 0
+          // Still delivering while the sources resume: one that runs where it is resumed (here, on the actor) then
+          // queues what it sends for this drain, rather than finding the engine idle and delivering it in a drain
+          // nested in this one.
+          if reopening != 0 && state.target != nil {
+            state.phase = .delivering
+            return .reopen
+          }
         }
         guard let target = state.target else {
           state.phase = .idle
@@ -394,6 +403,7 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
       var index: Int
       switch take {
       case .deliver(let taken, let start): (handler, index) = (taken, start)
+      case .reopen: continue
       case .drained: return .drained
       case .budgetSpent: return .budgetSpent
       }
