@@ -22,6 +22,11 @@ import Glibc
 // - `await`: a subject fed by a task with `await subject.send(line)`, which waits while the loop has no room.
 // - `thread`: a subject fed by a plain thread with `subject.sendNext(line)`, which never waits: what the loop has not
 //   read yet is buffered (and counted in `overflowCount`), so memory grows with the backlog.
+// - `actor` and `mainActor` (ActorShapes.swift): no loop; the parsed lines into a slow actor with
+//   `subscribeNext(isolatedTo:bufferingPolicy: .bounded(64))`, and into the main actor with
+//   `subscribeNext(onMainActor:bufferingPolicy: .bufferingNewest(1))`. They print the subscription's
+//   `overflowCount`, `droppedCount` and `highWaterMark` in place of the loop's wait, and look at the heap once per
+//   1,000 lines the source sent.
 //
 // Each run is a process of its own, so that its peak resident memory (VmHWM) is its own. It prints the peak above
 // what the process held when the feed started; the most heap in use above the start (glibc's `malloc_info`, looked
@@ -36,7 +41,9 @@ import Glibc
 //
 // Built with `-D FLOWMEMORY_CF64AE7`, it compiles against the library as it was at cf64ae7, before part 2 of flow
 // control: `flatten(maxConcurrent:)` after a `map` stands for `flattenMap(maxConcurrent:)`, and the `await` shape
-// is not available (`await subject.send` did not exist). Benchmarks/flowmemory-baseline.sh builds it so.
+// is not available (`await subject.send` did not exist). Built with `-D FLOWMEMORY_23494CC`, against 23494cc, before
+// bounded delivery into an actor. In both, the actor shapes use the unbounded delivery those commits have.
+// Benchmarks/flowmemory-baseline.sh builds it so (`DEFINE=FLOWMEMORY_23494CC` for the second).
 //
 // Linux only (it reads /proc/self/status).
 
@@ -142,7 +149,7 @@ func checksum(_ line: String, rounds: Int = 4) -> Int {
 let lineRounds = 32
 let asyncRounds = 200
 
-let shapes = ["straight", "hop", "maxConcurrent", "await", "thread"]
+let shapes = ["straight", "hop", "maxConcurrent", "await", "thread", "actor", "mainActor"]
 
 func label(_ shape: String) -> String { shape.padding(toLength: 14, withPad: " ", startingAt: 0) }
 
@@ -206,6 +213,9 @@ func measure(shape: String, lines: Int) async -> String? {
   let started = ContinuousClock.now
   let reading: Reading
   var overflowCount = 0
+  // The actor shapes' counts, in place of the loop's wait; `actorShape` without counts: an unbounded build.
+  var boundCounts: BoundCounts?
+  var actorShape = false
   switch shape {
   case "straight", "hop":
     let reader = Signal<String, Never>.from(Lines(count: lines)).subscribe(on: QueueScheduler(name: "reader"))
@@ -253,6 +263,10 @@ func measure(shape: String, lines: Int) async -> String? {
     }
     reading = await read(values) { text in (checksum(text), 1) }
     overflowCount = values.overflowCount
+  case "actor", "mainActor":
+    let (delivery, counts) = shape == "actor" ? await intoActor(lines: lines) : await intoMainActor(lines: lines)
+    reading = Reading(total: delivery.total, count: delivery.count, heapPeak: delivery.heapPeak)
+    (boundCounts, actorShape) = (counts, true)
   default:
     fatalError("unknown shape \(shape); one of \(shapes.joined(separator: ", "))")
   }
@@ -261,14 +275,23 @@ func measure(shape: String, lines: Int) async -> String? {
   func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
   }
+  let counts: String
+  if let boundCounts {
+    counts = "overflowCount \(boundCounts.overflow), droppedCount \(boundCounts.dropped), "
+      + "highWaterMark \(boundCounts.highWaterMark), " + String(format: "%.2f s", seconds(elapsed))
+  } else if actorShape {
+    counts = "unbounded (no counts), " + String(format: "%.2f s", seconds(elapsed))
+  } else {
+    counts = String(
+      format: "overflowCount %d, %.2f s, loop waited %.0f %%", overflowCount, seconds(elapsed),
+      100 * seconds(reading.waited) / max(seconds(elapsed), 1e-9))
+  }
   return label(shape)
     + String(
-      format: "%9d lines: peak %7.1f MB above the start (%.1f MB at the start), heap in use %6.1f MB, %d read, "
-        + "overflowCount %d, %.2f s, loop waited %.0f %%",
+      format: "%9d lines: peak %7.1f MB above the start (%.1f MB at the start), heap in use %6.1f MB, %d read, ",
       lines, Double(peak - startRSS) / 1024, Double(startRSS) / 1024,
-      Double(reading.heapPeak - startHeap) / 1_048_576, reading.count, overflowCount, seconds(elapsed),
-      100 * seconds(reading.waited) / max(seconds(elapsed), 1e-9))
-    + " (checksum \(reading.total))"
+      Double(reading.heapPeak - startHeap) / 1_048_576, reading.count)
+    + counts + " (checksum \(reading.total))"
 }
 
 let arguments = CommandLine.arguments
