@@ -26,7 +26,12 @@ let scenarioFamilies: [(family: String, scenarios: [any Scenario])] = [
       BoundedRingRace(), StageCountRace(),
     ]
   ),
-  ("Actors", [IsolatedDeliveryRace(), ActorSchedulerRace(), SchedulerReuseRace(), ActorFloodRace()]),
+  (
+    "Actors",
+    [
+      IsolatedDeliveryRace(), ActorSchedulerRace(), SchedulerReuseRace(), ActorFloodRace(), BoundedActorRace(),
+    ]
+  ),
   (
     "Deadlock shapes (re-entrancy, and what peer libraries shipped; Autoconnect races first subscriptions too)",
     [ZipReentrantRace(), SubjectEchoRace(), ZipReplayTakeRace(), MergeForeignLockRace(), ReplayDisposeRace()]
