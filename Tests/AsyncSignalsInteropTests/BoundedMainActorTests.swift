@@ -88,6 +88,30 @@ struct BoundedMainActorTests {
     #expect(read.load(ordering: .relaxed) == 200)
   }
 
+  @Test("a Signal.async producer's await send suspends while the main actor has the bound waiting, and loses nothing")
+  func asyncProducerSuspends() async {
+    let gauge = Gauge()
+    let sent = Atomic<Int>(0)
+    let limit = 4
+    let subscription = Signal<Int, Never>.async { subscriber in
+      for value in 1...100 {
+        await subscriber.send(value)
+        sent.add(1, ordering: .relaxed)
+      }
+    }
+    .subscribeNext(
+      onMainActor: { gauge.seen.append($0) }, error: { _ in }, completed: { gauge.ended = true },
+      bufferingPolicy: .bounded(limit))
+    // The main actor is held here (no await) until four values wait for it: the fourth closed the bound before its
+    // send returned, so the fifth cannot return until the main actor has taken them.
+    while sent.load(ordering: .relaxed) < limit { sched_yield() }
+    #expect(subscription.bound?.demand?.hasRoom == false)
+    while !gauge.ended { await mainQueueDrained() }
+    #expect(gauge.seen == Array(1...100))
+    #expect(subscription.overflowCount == 0)
+    #expect(subscription.highWaterMark <= limit)
+  }
+
   @Test("a bound's limit must be positive: the message names the method and the argument (guarantee 9)")
   func limitMustBePositive() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

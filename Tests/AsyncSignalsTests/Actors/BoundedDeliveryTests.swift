@@ -99,6 +99,33 @@ struct BoundedDeliveryTests {
     #expect(subscription.isDisposed)  // completed
   }
 
+  @Test("through a hop: the source pauses at the bound plus the hop's 32, and none of that counts as overflow")
+  func pausesThroughAHop() async {
+    let actor = TallyActor()
+    let read = ReadCounter()
+    let limit = 8
+    let gate = closeGate(on: actor.scheduler)
+    let reader = QueueScheduler(name: "reader")
+    let parser = QueueScheduler(name: "parser")
+    let subscription = Signal<Int, Never>.from(CountedWalk(range: 0..<2_000, read: read))
+      .subscribe(on: reader)
+      .deliver(on: parser)
+      .map { $0 + 1 }
+      .subscribeNext(isolatedTo: actor, bufferingPolicy: .bounded(limit)) { actor, value in actor.take(value) }
+    // The actor is stalled. The reader fills the hop and pauses; the parser's block hands the hop's values to the
+    // actor's queue, which closes the bound; the reader, resumed by the hop's room, finds none and pauses for good.
+    for _ in 0..<3 {
+      await drained(reader)
+      await drained(parser)
+    }
+    #expect(read.value <= limit + 32)  // unpaused, the walk would have read all 2,000 in the reader's first block
+    gate.signal()
+    while await actor.count < 2_000 { await drained(actor.scheduler) }
+    #expect(await actor.values == Array(1...2_000))
+    #expect(subscription.highWaterMark <= limit + 32)
+    #expect(subscription.overflowCount == 0)
+  }
+
   @Test("disposing a subscription whose source is paused: the source stops, and nothing more is delivered")
   func disposingReleasesThePausedSource() async {
     let actor = TallyActor()
