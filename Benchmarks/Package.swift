@@ -32,9 +32,10 @@ let package = Package(
     .target(name: "AllocationCounter"),
     // Issue 28: the peak memory of the user's shapes fed faster than their `.bounded(4)` loop reads — a straight
     // pipeline, one with a `deliver(on:)` hop, one through `flattenMap(maxConcurrent: 4)`, a subject fed by
-    // `await send` from a task and by `sendNext` from a thread — at 1,000,000 and 3,000,000 lines
-    // (`swift run -c release --package-path Benchmarks FlowMemory`; flowmemory-baseline.sh builds it against
-    // cf64ae7).
+    // `await send` from a task and by `sendNext` from a thread — and, since flow control part 3, the same source
+    // into a slow actor with `.bounded(64)` and into the main actor with `.bufferingNewest(1)`, at 1,000,000 and
+    // 3,000,000 lines (`swift run -c release --package-path Benchmarks FlowMemory`; flowmemory-baseline.sh builds it
+    // against cf64ae7 or 23494cc).
     .executableTarget(
       name: "FlowMemory",
       dependencies: [

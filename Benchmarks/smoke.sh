@@ -29,7 +29,7 @@ fi
 bin="$(swift build -c release "${scratch[@]}" --show-bin-path)"
 "$bin/Benchmarks" --smoke
 # FlowMemory's shapes, tiny: they run and end (their memory means nothing at this size).
-for shape in straight hop maxConcurrent await thread; do "$bin/FlowMemory" --shape "$shape" --lines 2000; done
+for shape in straight hop maxConcurrent await thread actor mainActor; do "$bin/FlowMemory" --shape "$shape" --lines 2000; done
 # FlowCost's shapes, tiny: correctness only (their timings mean nothing at this size).
 "$bin/FlowCost" --smoke
 echo "smoke.sh: built in $((built - start)) s, ran in $(($(date +%s) - built)) s"
