@@ -114,22 +114,31 @@ final class ActorTally<A: Actor>: Sendable {
 }
 
 /// Counts what a source that can pause produced (sequentially consistent, so that a callback compares it with what
-/// it has run), and whether the walk over it was released (it returned for good: completed, or found its
-/// subscription ended).
+/// it has run), and how many walks over it (or runs of an async body) started and ended for good: completed, or
+/// found their subscription ended and returned.
 final class SourceGauge: Sendable {
   private let count = Atomic<Int>(0)
-  let released = Flag()
+  private let started = Atomic<Int>(0)
+  private let ended = Atomic<Int>(0)
 
   init() {}
 
   func produce() { count.add(1, ordering: .sequentiallyConsistent) }
 
   var produced: Int { count.load(ordering: .sequentiallyConsistent) }
+
+  func start() { started.add(1, ordering: .sequentiallyConsistent) }
+
+  func end() { ended.add(1, ordering: .sequentiallyConsistent) }
+
+  /// Whether every walk that started has ended. One that never started (its subscription disposed first) has
+  /// nothing to end.
+  var isIdle: Bool { ended.load(ordering: .sequentiallyConsistent) == started.load(ordering: .sequentiallyConsistent) }
 }
 
 /// `0..<count`, counted as it is read: a `Signal.from` source whose progress the scenarios see. Each iterator holds
-/// a token that sets the gauge's `released` when the last copy of the iterator goes, that is when the walk that
-/// owns it is released.
+/// a token that ends its walk on the gauge when the last copy of the iterator goes, that is when the walk that owns
+/// it is released.
 struct GaugedRange: Sequence, Sendable {
   let count: Int
   let gauge: SourceGauge
@@ -151,13 +160,16 @@ struct GaugedRange: Sequence, Sendable {
   func makeIterator() -> Iterator { Iterator(count: count, gauge: gauge, token: ReleaseToken(gauge)) }
 }
 
-/// Sets its gauge's `released` when it is freed.
+/// Starts a walk on its gauge when it is made, and ends it when it is freed.
 final class ReleaseToken: Sendable {
   let gauge: SourceGauge
 
-  init(_ gauge: SourceGauge) { self.gauge = gauge }
+  init(_ gauge: SourceGauge) {
+    self.gauge = gauge
+    gauge.start()
+  }
 
-  deinit { gauge.released.set() }
+  deinit { gauge.end() }
 }
 
 /// Busy for `microseconds`: a callback that takes time without giving its thread up, as real work would.
