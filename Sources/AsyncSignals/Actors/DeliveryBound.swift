@@ -130,6 +130,40 @@ extension IsolatedDeliveryState {
     }
   }
 
+  /// A job spent its budget and carried the rest of its batch back: those values wait again, beside what was queued
+  /// meanwhile, and a dropping bound drops what is now past its limit — the oldest for `.bufferingNewest`, the newest
+  /// for `.bufferingOldest` — so that no more than `limit` wait. A terminal event waiting behind them stays last.
+  @inlinable
+  mutating func trimCarried(bound: DeliveryBound?) {
+    guard let bound, bound.kind != .pausing else { return }
+    // The terminal event, if it has arrived and waits, is the last event of the queue, or of the carried batch (then
+    // nothing is queued after it). It is never dropped: set aside while the values are trimmed.
+    var terminalInQueue = false
+    var terminalCarried = false
+    if queued.count > queuedStart, queued[queued.count - 1].isTerminating {
+      terminalInQueue = true
+    } else if queued.count == queuedStart, carried.count > carriedStart, carried[carried.count - 1].isTerminating {
+      terminalCarried = true
+    }
+    var excess = droppableCount - (terminalInQueue || terminalCarried ? 1 : 0) - bound.limit
+    guard excess > 0 else { return }
+    bound.drops.add(excess, ordering: .relaxed)
+    let terminal = terminalInQueue ? queued.removeLast() : terminalCarried ? carried.removeLast() : nil
+    if bound.kind == .dropsOldest {
+      while excess > 0 {
+        dropOldest()
+        excess -= 1
+      }
+    } else {
+      let fromQueue = Swift.min(excess, queued.count - queuedStart)  // the newest values are the queued ones
+      queued.removeLast(fromQueue)
+      carried.removeLast(excess - fromQueue)
+    }
+    if let terminal {
+      if terminalInQueue { queued.append(terminal) } else { carried.append(terminal) }
+    }
+  }
+
   /// The job delivered `delivered` values (`.bounded`): returns the number of a change that reopens the demand once
   /// half the bound or less is waiting (0: none), to apply once the lock is released.
   @inlinable

@@ -313,6 +313,7 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
             if let pausing, unaccounted != 0 { reopening = state.delivered(unaccounted, bound: pausing) }
             swap(&state.carried, &batch)
             state.carriedStart = index
+            state.trimCarried(bound: bound)
             state.phase = .scheduled
             return true
           }

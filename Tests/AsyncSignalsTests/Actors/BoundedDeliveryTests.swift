@@ -253,6 +253,37 @@ struct BoundedDeliveryTests {
     subscription.dispose()
   }
 
+  @Test(
+    "a batch carried over a spent budget waits again: a dropping bound trims it with what queued meanwhile",
+    arguments: [
+      SignalBufferingPolicy.bufferingNewest(isolatedDeliveryBudget + 32), .bufferingOldest(isolatedDeliveryBudget + 32),
+    ])
+  func carriedBatchIsTrimmed(policy: SignalBufferingPolicy) async {
+    let actor = TallyActor()
+    let subject = Subject<Int, Never>()
+    let budget = isolatedDeliveryBudget
+    let limit = budget + 32  // the first job takes them all, delivers one budget and carries 32 back
+    let subscription = subject.subscribeNext(isolatedTo: actor, bufferingPolicy: policy) { actor, value in
+      actor.take(value)
+      // Sent on the actor while the first job holds its batch: `limit` more wait, and then the carried 32 wait
+      // beside them: 32 past the limit, which the carry drops.
+      if value == 0 { for next in limit..<(limit * 2) { subject.sendNext(next) } }
+    }
+    let gate = closeGate(on: actor.scheduler)
+    onPlainThread { for value in 0..<limit { subject.sendNext(value) } }
+    gate.signal()
+    while await actor.count < budget + limit { await drained(actor.scheduler) }
+    let values = await actor.values
+    if case .bufferingNewest = policy {
+      #expect(values == Array(0..<budget) + Array(limit..<(limit * 2)))  // the carried, oldest, went
+    } else {
+      #expect(values == Array(0..<limit) + Array(limit..<(limit + budget)))  // the newest queued went
+    }
+    #expect(subscription.droppedCount == 32)
+    #expect(subscription.highWaterMark <= limit)
+    subscription.dispose()
+  }
+
   @Test("bind(isolatedTo:bufferingPolicy:) keeps the latest value for a stalled actor and ends with the signal")
   func boundedBinding() async {
     let actor = TallyActor()
