@@ -30,7 +30,7 @@ let scenarioFamilies: [(family: String, scenarios: [any Scenario])] = [
     "Actors",
     [
       IsolatedDeliveryRace(), ActorSchedulerRace(), SchedulerReuseRace(), ActorFloodRace(), BoundedActorRace(),
-      BoundedActorResumeRace(),
+      BoundedActorResumeRace(), BoundedActorBacklogRace(),
     ]
   ),
   (
