@@ -253,7 +253,7 @@ extension Signal {
   ///   var price = 0.0
   ///   var status = ""
   ///   var subscription: IsolatedSubscription?
-  ///   func follow(_ prices: Signal<Double, FeedError>) {
+  ///   func follow(_ prices: Signal<Double, APIError>) {
   ///     subscription = prices.subscribeNext(
   ///       onMainActor: { self.price = $0 }, error: { self.status = "\($0)" }, completed: { self.status = "closed" },
   ///       bufferingPolicy: .bufferingNewest(1))  // the latest price at each turn of the main actor

@@ -16,7 +16,8 @@
 ///     }
 ///   }
 /// }
-/// let subscription = await store.follow(feed)
+/// let store = Store()
+/// let subscription = await store.follow(parser.records)
 /// print(subscription.overflowCount)  // values a sender that could not pause put past the 64
 /// ```
 ///
@@ -26,7 +27,7 @@ public final class IsolatedSubscription: Disposable {
   /// How the values waiting for the actor are bounded.
   ///
   /// ```swift
-  /// let subscription = feed.subscribeNext(isolatedTo: store, bufferingPolicy: .bounded(64)) { _, _ in }
+  /// let subscription = parser.records.subscribeNext(isolatedTo: library, bufferingPolicy: .bounded(64)) { _, _ in }
   /// print(subscription.bufferingPolicy)  // bounded(64)
   /// ```
   public let bufferingPolicy: SignalBufferingPolicy
@@ -47,9 +48,10 @@ public final class IsolatedSubscription: Disposable {
   /// their slack, not overflow.
   ///
   /// ```swift
-  /// let subscription = ticks.subscribeNext(isolatedTo: store, bufferingPolicy: .bounded(8)) { _, _ in }
-  /// for tick in 1...100 { ticks.sendNext(tick) }  // a subject: it cannot pause
-  /// print(subscription.overflowCount)  // up to 92, fewer if the store kept up
+  /// let ticks = Subject<Int, Never>()
+  /// let subscription = ticks.subscribeNext(isolatedTo: library, bufferingPolicy: .bounded(8)) { _, _ in }
+  /// for tick in 1...100 { ticks.sendNext(tick) }  // a subject's sendNext: it cannot pause
+  /// print(subscription.overflowCount)  // up to 92, fewer if the library kept up
   /// ```
   public var overflowCount: Int {
     bound?.overflows.load(ordering: .relaxed) ?? 0
@@ -59,10 +61,12 @@ public final class IsolatedSubscription: Disposable {
   /// policy dropped because the actor had not taken the ones waiting; always `0` with the other policies.
   ///
   /// ```swift
-  /// let subscription = readings.subscribeNext(isolatedTo: gauge, bufferingPolicy: .bufferingNewest(1)) {
-  ///   gauge, value in gauge.show(value)
+  /// actor Gauge { var price = 0.0 }
+  /// let gauge = Gauge()
+  /// let subscription = prices.subscribeNext(isolatedTo: gauge, bufferingPolicy: .bufferingNewest(1)) {
+  ///   gauge, price in gauge.price = price
   /// }
-  /// print(subscription.droppedCount)  // stale readings the gauge never saw
+  /// print(subscription.droppedCount)  // stale prices the gauge never saw
   /// ```
   public var droppedCount: Int {
     bound?.drops.load(ordering: .relaxed) ?? 0
@@ -73,8 +77,10 @@ public final class IsolatedSubscription: Disposable {
   /// limit). Always `0` with ``SignalBufferingPolicy/unbounded``.
   ///
   /// ```swift
+  /// actor Tally { var total = 0 }
+  /// let tally = Tally()
   /// let subscription = Signal<Int, Never>.from(1...10_000)
-  ///   .subscribeNext(isolatedTo: store, bufferingPolicy: .bounded(64)) { store, value in store.add(value) }
+  ///   .subscribeNext(isolatedTo: tally, bufferingPolicy: .bounded(64)) { tally, value in tally.total += value }
   /// print(subscription.highWaterMark)  // 64 at most: the source paused
   /// ```
   public var highWaterMark: Int {

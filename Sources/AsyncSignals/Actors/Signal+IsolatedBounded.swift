@@ -24,8 +24,8 @@ extension Signal {
   /// ```swift
   /// actor Store {
   ///   var records: [Record] = []
-  ///   var failure: FeedError?
-  ///   func follow(_ feed: Signal<Record, FeedError>) -> IsolatedSubscription {
+  ///   var failure: APIError?
+  ///   func follow(_ feed: Signal<Record, APIError>) -> IsolatedSubscription {
   ///     feed.subscribeNext(
   ///       isolatedTo: self, bufferingPolicy: .bounded(64), { store, record in store.records.append(record) },
   ///       error: { store, error in store.failure = error }, completed: { _ in })

@@ -112,9 +112,10 @@ extension Signal where Failure == Never {
   /// the main actor counts as work in progress for `TestScheduler.settle()`; a source paused for room does not.
   ///
   /// ```swift
-  /// @MainActor func viewDidLoad() {
-  ///   sensor.readings.bind(onMainActorTo: gauge, keyPath: \.value, bufferingPolicy: .bufferingNewest(1))
-  /// }
+  /// @MainActor final class PriceLabel { var price = 0.0 }
+  /// let label = PriceLabel()
+  /// // `ticker` sends faster than the main actor turns: the label gets the latest price at each turn.
+  /// ticker.bind(onMainActorTo: label, keyPath: \.price, bufferingPolicy: .bufferingNewest(1))
   /// ```
   ///
   /// - Parameters:
