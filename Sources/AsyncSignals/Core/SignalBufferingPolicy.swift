@@ -1,11 +1,20 @@
-/// How a ``SignalSequence`` iterator buffers the values that arrive while its consumer is busy.
+/// How the values that arrive while their consumer is busy wait for it: in a `SignalSequence` iterator's buffer, or
+/// in the queue of a subscription that delivers into an actor.
 ///
-/// A signal pushes; a `for await` loop pulls. Values sent while the loop body runs wait in the iterator's
-/// own buffer. The buffer is unbounded unless you bound it. ``bounded(_:)`` loses nothing: when it is full,
-/// sources that can pause do, and nothing ever waits (flow control). The two `buffering` policies drop values when full, and never silently: every drop is counted in ``SignalSequence/droppedCount`` and
-/// ``SignalSequence/Iterator/droppedCount``, and passed to the `onDrop` closure of
-/// `values(bufferingPolicy:onDrop:)` if you gave one. A consumer that is already waiting
-/// takes the value directly, so nothing is dropped while the loop keeps up, even with a limit of zero.
+/// A signal pushes; a `for await` loop pulls. Values sent while the loop body runs wait in the iterator's own
+/// buffer (`values(bufferingPolicy:)`, AsyncSignalsInterop). The buffer is unbounded unless you bound it.
+/// ``bounded(_:)`` loses nothing: when it is full, sources that can pause do, and nothing ever waits (flow control).
+/// The two `buffering` policies drop values when full, and never silently: every drop is counted in
+/// `SignalSequence.droppedCount` and `SignalSequence.Iterator.droppedCount`, and passed to the `onDrop` closure of
+/// `values(bufferingPolicy:onDrop:)` if you gave one. A consumer that is already waiting takes the value directly,
+/// so nothing is dropped while the loop keeps up, even with a limit of zero.
+///
+/// The same policies bound the values waiting for an actor:
+/// ``Signal/subscribeNext(isolatedTo:bufferingPolicy:_:error:completed:isolation:)``,
+/// ``Signal/bind(isolatedTo:bufferingPolicy:_:isolation:)``, ``Signal/bind(onMainActorTo:keyPath:bufferingPolicy:)``
+/// and, in AsyncSignalsInterop, `subscribeNext(onMainActor:bufferingPolicy:)`. There every value waits for a job
+/// on the actor, so the limit must be positive; the counts are the returned ``IsolatedSubscription``'s, and a
+/// dropping policy has no `onDrop` closure. The Flow Control article of AsyncSignalsInterop has the details.
 ///
 /// ```swift
 /// // A slow consumer that only cares about the latest position:
@@ -43,9 +52,10 @@ public enum SignalBufferingPolicy: Sendable, Hashable {
   /// pause reaches the source through the operators that send at most one value per value on the sending thread
   /// (`map`, `filter`, `take`, …). Any other sender — a subject's `sendNext` from any thread, queue or task, a
   /// `create` body, an operator that does not carry the pause — is never made to wait: what it sends beyond
-  /// `limit` is buffered and counted in ``SignalSequence/overflowCount`` and
-  /// ``SignalSequence/Iterator/overflowCount``. Leaving the loop releases every paused source and suspended
-  /// producer at once. `limit` must be positive. The Flow Control article has the details.
+  /// `limit` is buffered and counted in `SignalSequence.overflowCount` and `SignalSequence.Iterator.overflowCount`
+  /// (``IsolatedSubscription/overflowCount`` for delivery into an actor). Leaving the loop, or disposing the
+  /// subscription, releases every paused source and suspended producer at once. `limit` must be positive. The Flow
+  /// Control article has the details.
   ///
   /// ```swift
   /// // `logFileLines` is a lazy `Sequence` of a file's lines: it is read no faster than the loop takes them.

@@ -2,12 +2,11 @@ import AsyncSignals
 
 /// A signal read with `for await`: an `AsyncSequence` whose `Failure` is the signal's own typed failure.
 ///
-/// Create one with a signal's `values` or `values(bufferingPolicy:onDrop:)`.
-/// Each iterator is its own subscription (a cold signal runs its work once per iterator), made when the
-/// iterator's first `next()` is called — not when the sequence or the iterator is created. Values that
-/// arrive while the loop body runs wait in that iterator's own buffer (see ``SignalBufferingPolicy``), so
-/// several loops over one hot signal, such as a `Subject` or a multicast connection's `signal` (or its
-/// `autoconnect()`), each receive every value, in order, at their own pace.
+/// Create one with a signal's `values` or `values(bufferingPolicy:onDrop:)`. Each iterator is its own subscription (a
+/// cold signal runs its work once per iterator), made when the iterator's first `next()` is called — not when the
+/// sequence or the iterator is created. Values that arrive while the loop body runs wait in that iterator's own buffer
+/// (see ``/AsyncSignals/SignalBufferingPolicy``), so several loops over one hot signal, such as a `Subject` or a
+/// multicast connection's `signal` (or its `autoconnect()`), each receive every value, in order, at their own pace.
 ///
 /// Termination: completion ends the loop after the buffered values; a failure is thrown, typed, after them.
 /// For a `Never` failure the loop is a plain `for await`.
@@ -78,15 +77,15 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
     drops?.value ?? 0
   }
 
-  /// How many values the iterators of this sequence have buffered beyond a ``SignalBufferingPolicy/bounded(_:)``
-  /// limit, all together, because their producer could not wait (it ran in a task, or on the consumer's own
-  /// executor); always `0` with the other policies. Nothing was lost: the figure says how far past the bound
-  /// memory went. What the stages of the chain hold by design though their sources paused (32 values per
-  /// `deliver(on:)` hop, one per concurrent inner of bounded concurrency, less one) is their slack, not overflow:
-  /// only what goes past the limit and that slack is counted. A loop takes the values past a full buffer in runs and
-  /// says how far it is through a run only when it takes the next, so a value sent meanwhile may be counted though the
-  /// loop had received part of the run: the figure can be higher than the values beyond the limit at any one moment,
-  /// never lower (the Flow Control article).
+  /// How many values the iterators of this sequence have buffered beyond a
+  /// ``/AsyncSignals/SignalBufferingPolicy/bounded(_:)`` limit, all together, because their producer could not wait (it
+  /// ran in a task, or on the consumer's own executor); always `0` with the other policies. Nothing was lost: the
+  /// figure says how far past the bound memory went. What the stages of the chain hold by design though their sources
+  /// paused (32 values per `deliver(on:)` hop, one per concurrent inner of bounded concurrency, less one) is their
+  /// slack, not overflow: only what goes past the limit and that slack is counted. A loop takes the values past a full
+  /// buffer in runs and says how far it is through a run only when it takes the next, so a value sent meanwhile may be
+  /// counted though the loop had received part of the run: the figure can be higher than the values beyond the limit at
+  /// any one moment, never lower (the Flow Control article).
   ///
   /// ```swift
   /// let records = parser.records.values(bufferingPolicy: .bounded(64))
@@ -97,9 +96,9 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
     overflows?.value ?? 0
   }
 
-  /// The most values any iterator of this sequence has held at once, waiting for its loop, so far: how far the
-  /// source ran ahead of the slowest moment of the loop. ``SignalBufferingPolicy/bounded(_:)`` only; always `0` with
-  /// the other policies.
+  /// The most values any iterator of this sequence has held at once, waiting for its loop, so far: how far the source
+  /// ran ahead of the slowest moment of the loop. ``/AsyncSignals/SignalBufferingPolicy/bounded(_:)`` only; always `0`
+  /// with the other policies.
   ///
   /// A value counts from the moment it is buffered until the loop receives it; a value handed to a loop that was
   /// already waiting for it never counts. With a source that can pause, the figure stays within the bound plus the
@@ -218,10 +217,10 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
       lifetime.storage.droppedCount
     }
 
-    /// How many values this iterator has buffered beyond a ``SignalBufferingPolicy/bounded(_:)`` limit because
-    /// their producer cannot pause (a subject's `sendNext`, a `create` body, an operator that does not carry the
-    /// pause): past the limit and the slack of the chain's stages (32 values per `deliver(on:)` hop), which a source
-    /// that pauses may fill.
+    /// How many values this iterator has buffered beyond a ``/AsyncSignals/SignalBufferingPolicy/bounded(_:)`` limit
+    /// because their producer cannot pause (a subject's `sendNext`, a `create` body, an operator that does not carry
+    /// the pause): past the limit and the slack of the chain's stages (32 values per `deliver(on:)` hop), which a
+    /// source that pauses may fill.
     ///
     /// ```swift
     /// var iterator = records.values(bufferingPolicy: .bounded(4)).makeAsyncIterator()
@@ -233,7 +232,7 @@ public struct SignalSequence<Element: Sendable, Failure: Error>: AsyncSequence, 
     }
 
     /// The most values this iterator has held at once, waiting for its loop, so far: how far its source ran ahead.
-    /// ``SignalBufferingPolicy/bounded(_:)`` only; always `0` with the other policies.
+    /// ``/AsyncSignals/SignalBufferingPolicy/bounded(_:)`` only; always `0` with the other policies.
     ///
     /// Every value the iterator has buffered and not yet handed out counts, within its bound and beyond it; a value
     /// handed to a loop that was already waiting for it never counts. With a source that can pause, the figure stays
