@@ -30,7 +30,8 @@ public enum SendResult: Sendable, Hashable {
   case sent
 
   /// Every bounded loop that has read the subject has ended, and none reads it now: nothing is left that the send
-  /// could have waited for. The value went to the subject's other subscribers, if it has any (an unbounded loop or a
+  /// could have waited for. A `.bounded` delivery into an actor (`subscribeNext(isolatedTo:bufferingPolicy:)` and the
+  /// other bounded forms) counts as a bounded loop. The value went to the subject's other subscribers, if it has any (an unbounded loop or a
   /// `subscribeNext` never holds a send back, so it does not count), and into a replaying subject's buffer. A new
   /// bounded loop that subscribes makes later sends `.sent` again.
   ///

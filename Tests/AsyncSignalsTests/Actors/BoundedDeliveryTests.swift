@@ -173,6 +173,21 @@ struct BoundedDeliveryTests {
     subscription.dispose()
   }
 
+  @Test("a bounded actor subscription counts as a bounded reader for await send: ended, sends say .loopsEnded")
+  func endedSubscriptionEndsTheLoops() async {
+    let actor = TallyActor()
+    let subject = Subject<Int, Never>()
+    let subscription = subject.subscribeNext(isolatedTo: actor, bufferingPolicy: .bounded(4)) { actor, value in
+      actor.take(value)
+    }
+    #expect(await subject.send(1) == .sent)
+    subscription.dispose()
+    #expect(await subject.send(2) == .loopsEnded)
+    let unbounded = subject.subscribeNext(isolatedTo: actor) { actor, value in actor.take(value) }
+    #expect(await subject.send(3) == .loopsEnded)  // an unbounded subscription never holds a send back
+    unbounded.dispose()
+  }
+
   @Test("bufferingNewest(1) into a stalled actor keeps the latest value, counts the rest, and still completes")
   func newestKeepsTheLatest() async {
     let actor = TallyActor()
