@@ -50,9 +50,21 @@ extension Signal {
     completed: @escaping @Sendable (isolated A) -> Void,
     isolation: isolated (any Actor)? = #isolation
   ) -> any Disposable {
+    subscribeIsolated(
+      to: actor, subscribingOnActor: isolation === actor, bound: nil, next, error: error, completed: completed)
+  }
+
+  /// The body of `subscribeNext(isolatedTo:…)`, with a bound or without: the three callbacks through the engine.
+  @inlinable
+  func subscribeIsolated<A: Actor>(
+    to actor: A, subscribingOnActor: Bool, bound: DeliveryBound?,
+    _ next: @escaping @Sendable (isolated A, Value) -> Void,
+    error: @escaping @Sendable (isolated A, Failure) -> Void,
+    completed: @escaping @Sendable (isolated A) -> Void
+  ) -> IsolatedDelivery<A, Value, Failure> {
     IsolatedDelivery.attach(
       self, to: .strong(actor), executor: ActorExecutor(of: actor), mode: .atOnceOnExecutor,
-      subscribingOnActor: isolation === actor
+      subscribingOnActor: subscribingOnActor, bound: bound
     ) { actor, event in
       switch event {
       case .next(let value):
@@ -191,9 +203,18 @@ extension Signal where Failure == Never {
     isolatedTo actor: A, _ set: @escaping @Sendable (isolated A, Value) -> Void,
     isolation: isolated (any Actor)? = #isolation
   ) -> any Disposable {
+    bindIsolated(to: actor, subscribingOnActor: isolation === actor, bound: nil, set)
+  }
+
+  /// The body of `bind(isolatedTo:…)`, with a bound or without: the actor held weakly, the binding ended with its
+  /// lifetime if it provides one.
+  @inlinable
+  func bindIsolated<A: Actor>(
+    to actor: A, subscribingOnActor: Bool, bound: DeliveryBound?, _ set: @escaping @Sendable (isolated A, Value) -> Void
+  ) -> IsolatedDelivery<A, Value, Failure> {
     IsolatedDelivery.attach(
       self, to: .weak(WeakActor(actor)), executor: ActorExecutor(of: actor), mode: .atOnceOnExecutor,
-      subscribingOnActor: isolation === actor, endingWith: (actor as? any LifetimeProviding)?.lifetime
+      subscribingOnActor: subscribingOnActor, endingWith: (actor as? any LifetimeProviding)?.lifetime, bound: bound
     ) { actor, event in
       guard case .next(let value) = event else { return .stop }
       set(actor, value)

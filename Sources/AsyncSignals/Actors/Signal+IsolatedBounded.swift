@@ -54,21 +54,8 @@ extension Signal {
     isolation: isolated (any Actor)? = #isolation
   ) -> IsolatedSubscription {
     let bound = DeliveryBound(bufferingPolicy, caller: "subscribeNext(isolatedTo:bufferingPolicy:)")
-    let delivery = IsolatedDelivery.attach(
-      self, to: .strong(actor), executor: ActorExecutor(of: actor), mode: .atOnceOnExecutor,
-      subscribingOnActor: isolation === actor, bound: bound
-    ) { actor, event in
-      switch event {
-      case .next(let value):
-        next(actor, value)
-        return .proceed
-      case .error(let failure):
-        error(actor, failure)
-      case .completed:
-        completed(actor)
-      }
-      return .stop
-    }
+    let delivery = subscribeIsolated(
+      to: actor, subscribingOnActor: isolation === actor, bound: bound, next, error: error, completed: completed)
     return IsolatedSubscription(delivery, bufferingPolicy: bufferingPolicy, bound: bound)
   }
 }
@@ -141,14 +128,7 @@ extension Signal where Failure == Never {
     isolation: isolated (any Actor)? = #isolation
   ) -> IsolatedSubscription {
     let bound = DeliveryBound(bufferingPolicy, caller: "bind(isolatedTo:bufferingPolicy:)")
-    let delivery = IsolatedDelivery.attach(
-      self, to: .weak(WeakActor(actor)), executor: ActorExecutor(of: actor), mode: .atOnceOnExecutor,
-      subscribingOnActor: isolation === actor, endingWith: (actor as? any LifetimeProviding)?.lifetime, bound: bound
-    ) { actor, event in
-      guard case .next(let value) = event else { return .stop }
-      set(actor, value)
-      return .proceed
-    }
-    return IsolatedSubscription(delivery, bufferingPolicy: bufferingPolicy, bound: bound)
+    let binding = bindIsolated(to: actor, subscribingOnActor: isolation === actor, bound: bound, set)
+    return IsolatedSubscription(binding, bufferingPolicy: bufferingPolicy, bound: bound)
   }
 }
