@@ -24,11 +24,14 @@ seconds="${STRESS_SECONDS:-2}"
 configuration="${STRESS_ASAN_CONFIGURATION:-release}"
 scratch=.build-asan
 # The scenarios that send into a Subject, a ReplaySubject or a multicast connection's subject, and ZipTurn (a
-# zip's turn); and those through a `.bounded(n)` loop's ring, whose places are raw memory that the loop moves values
-# out of and frees when it ends (issue 29, item 5). `--list` shows them.
+# zip's turn); those through a `.bounded(n)` loop's ring, whose places are raw memory that the loop moves values
+# out of and frees when it ends (issue 29, item 5); and those of bounded delivery into an actor, whose queue a job
+# swaps out, carries over a spent budget and drops from the front of, while disposal releases it and wakes paused
+# walks that are then freed. `--list` shows them.
 scenarios=(
   SubjectTurn SubjectAttach Subject ReplaySubject SubjectEcho SubscriberChurn ReplayDispose SerialDelivery
   TerminalRace Leaks SlowSubscriber Connect Autoconnect Share ZipTurn BoundedRing BoundedBuffering BoundedCancellation
+  BoundedActor BoundedActorResume BoundedActorBacklog
 )
 # The scenarios whose broken twin frees an observer mid-call (SelfCheckTests.useAfterFreeTwins).
 twins=(SubjectTurn ZipTurn)
