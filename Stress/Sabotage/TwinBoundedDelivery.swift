@@ -29,8 +29,9 @@ enum EarlyReopeningActorBound {
 /// count to `n` closes the demand carried upstream, and the job gives back what it delivered every `n / 2` callbacks
 /// and when it goes back to the queue, reopening at `n / 2` and running the paused sources' resumptions; what goes
 /// past `n` (and the chain's slack) is counted as overflow; the dropping policies drop the oldest or the newest
-/// waiting value and count it. Simplified where the scenarios do not look: every job is a `Task` on the actor (no
-/// Dispatch fast path, no delivery at once on the actor's executor), the actor is held strongly.
+/// waiting value and count it, and trim a carried batch back to the limit. Simplified where the scenarios do not
+/// look: every job is a `Task` on the actor (no Dispatch fast path, no delivery at once on the actor's executor), the
+/// actor is held strongly.
 ///
 /// The bugs, one per scenario:
 /// - `losesCarriedValue` (`LosingActorBound`): a job that spends its budget in the middle of a batch carries the rest
@@ -260,6 +261,7 @@ final class TwinBoundedDelivery<A: Actor, Value: Sendable>: Subscriber, BoundedA
             guard !state.isEnded else { return false }
             if pausing, unaccounted != 0 { reopening = givingBack(unaccounted, in: &state) }
             state.carried = rest
+            trimCarried(&state)
             state.phase = .scheduled
             return true
           }
@@ -285,6 +287,21 @@ final class TwinBoundedDelivery<A: Actor, Value: Sendable>: Subscriber, BoundedA
         }
       }
     }
+  }
+
+  /// A carried batch waits again beside what queued meanwhile: a dropping policy drops what is now past its limit
+  /// (the oldest, or the newest), counted, the terminal event kept last, as the library does.
+  private func trimCarried(_ state: inout State) {
+    guard let kind, kind != .pausing else { return }
+    var waiting = Array(state.carried) + state.queued
+    let terminal = waiting.last?.isTerminating == true ? waiting.removeLast() : nil
+    let excess = waiting.count - limit
+    guard excess > 0 else { return }
+    drops.add(excess, ordering: .relaxed)
+    if kind == .dropsOldest { waiting.removeFirst(excess) } else { waiting.removeLast(excess) }
+    if let terminal { waiting.append(terminal) }
+    state.carried = waiting[...]  // all of it ahead of what queues next, in order
+    state.queued = []
   }
 
   /// `delivered` values' callbacks have run: returns the number of a change that reopens the demand once half the
