@@ -24,7 +24,7 @@ import AsyncSignalsInterop
 /// then it waits for one more job of the actor; or in a job on the actor; or the callback at that value disposes.
 /// Thread 2 runs other jobs on the actor meanwhile. Thread 0 waits until the source has ended — completed, or
 /// released once disposed (its iterator freed, or the async body returned; or never started, disposed first) — and
-/// reports a hang when nothing has moved (values produced or delivered) for 5 s: the watchdog cannot see a paused
+/// reports a hang when nothing has moved (values produced or delivered) for 10 s: the watchdog cannot see a paused
 /// source, which holds no thread.
 ///
 /// The twin (`UnresumedActorBound`) reopens without running the resumptions: the first source to pause for good
@@ -32,7 +32,7 @@ import AsyncSignalsInterop
 struct BoundedActorResumeRace: Scenario {
   static let noHang =
     "no hang: a source that paused is always resumed, or finds its subscription ended (it completes, or is released "
-    + "once disposed; nothing moving for 5 s is a hang)"
+    + "once disposed; nothing moving for 10 s is a hang)"
   static let lossless = "the values delivered are 0, 1, 2, … in order, none skipped; all of them before a completion"
   static let afterDispose =
     "nothing is delivered after dispose() returned on the actor (in a callback or another job), nor after one more "
@@ -110,7 +110,7 @@ struct BoundedActorResumeRace: Scenario {
         let ended = wait(for: source, gauge: gauge, tally: tally, disposed: disposed)
         iteration.check(
           ended, Self.noHang,
-          "\(source.rawValue), n = \(n): nothing moved for 5 s; \(gauge.produced) of \(count) produced, "
+          "\(source.rawValue), n = \(n): nothing moved for 10 s; \(gauge.produced) of \(count) produced, "
             + "\(tally.delivered.load()) delivered, \(tally.ends.load()) completions, disposed: \(disposed.isSet)")
         if !ended { subscription.dispose() }  // lets the rest of the crew go
         finished.set()
@@ -200,7 +200,7 @@ struct BoundedActorResumeRace: Scenario {
   }
 
   /// Waits until the source has ended: completed and released, or disposed and released. Answers `false` when
-  /// nothing moved for 5 s first.
+  /// nothing moved for 10 s first.
   private func wait<A: Actor>(
     for source: Source, gauge: SourceGauge, tally: ActorTally<A>, disposed: Flag
   ) -> Bool {
@@ -213,7 +213,7 @@ struct BoundedActorResumeRace: Scenario {
       if now != last {
         last = now
         moved = clock.now
-      } else if clock.now - moved > .seconds(5) {
+      } else if clock.now - moved > .seconds(10) {
         return false
       }
       sched_yield()
