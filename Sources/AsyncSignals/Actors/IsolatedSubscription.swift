@@ -45,7 +45,9 @@ public final class IsolatedSubscription: Disposable {
   /// sender could not pause (a subject's `sendNext`, a `create` body, an operator that does not carry the pause);
   /// always `0` with the other policies. Nothing was lost: the figure says how far past the bound the queue went.
   /// What the stages of the chain hold by design though their sources paused (32 values per `deliver(on:)` hop) is
-  /// their slack, not overflow.
+  /// their slack, not overflow. Senders that can pause but send at the same instant from several threads (tasks
+  /// each calling a subject's `await send(_:)`) may each find room as the bound closes, and put a value past it:
+  /// those are counted too.
   ///
   /// ```swift
   /// let ticks = Subject<Int, Never>()
