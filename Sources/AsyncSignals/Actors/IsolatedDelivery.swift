@@ -45,9 +45,9 @@ import Musl
 /// Delivers one subscription's events in an actor's isolation (see the comment at the top of this file).
 @usableFromInline
 final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposable, @unchecked Sendable {
-  // guarded by: `state` (its lock) for everything mutable, and `ended`, an atomic; `executor`, `mode`, `priority`,
-  // `bound` (whose counts are atomics) and `lifetime` are `let`s (`lifetime` a weak one, which the runtime reads
-  // atomically).
+  // guarded by: `state` (its lock) for everything mutable, `bound`'s own variables included, and `ended`, an atomic;
+  // `executor`, `mode`, `priority`, `bound` (whose counts are atomics) and `lifetime` are `let`s (`lifetime` a weak
+  // one, which the runtime reads atomically).
   @usableFromInline
   typealias State = IsolatedDeliveryState<A, Value, Failure>
 
@@ -290,8 +290,7 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
           return .budgetSpent
         } else {
           swap(&batch, &state.queued)
-          start = state.queuedStart
-          state.queuedStart = 0
+          start = state.takeQueuedStart(bound)
         }
         state.phase = .delivering
         return .deliver(target.handler, start: start)
@@ -362,7 +361,6 @@ final class IsolatedDelivery<A: Actor, Value: Sendable, Failure: Error>: Disposa
       let released = (state.target, state.queued, state.carried, state.upstream)
       state.target = nil
       state.queued = []
-      state.queuedStart = 0
       state.carried = []
       state.carriedStart = 0
       state.upstream = nil

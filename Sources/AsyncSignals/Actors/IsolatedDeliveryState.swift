@@ -76,11 +76,10 @@ struct IsolatedDeliveryState<A: Actor, Value: Sendable, Failure: Error>: Sendabl
   /// The actor and the callbacks; `nil` once the subscription has ended.
   @usableFromInline
   var target: (reference: ActorReference<A>, handler: Handler)?
-  /// Events waiting for a job: `queued[queuedStart...]` (a dropping bound drops from the front, see `DeliveryBound`).
+  /// Events waiting for a job: from the bound's `queuedStart` on (a dropping bound drops from the front, see
+  /// `DeliveryBound`), from the first without one.
   @usableFromInline
   var queued = ContiguousArray<Event<Value, Failure>>()
-  @usableFromInline
-  var queuedStart = 0
   /// Events a job took from `queued` but did not deliver, because it spent its budget: `carried[carriedStart...]`
   /// are delivered by the job's continuation, before anything in `queued`.
   @usableFromInline
@@ -99,14 +98,6 @@ struct IsolatedDeliveryState<A: Actor, Value: Sendable, Failure: Error>: Sendabl
   /// during the subscription is sent on the actor's executor, whatever kind of executor that is.
   @usableFromInline
   var subscribingOnActor: pthread_t?
-  /// `.bounded` only (`DeliveryBound`): the values that arrived and whose callbacks have not run yet.
-  @usableFromInline
-  var waiting = 0
-  /// `.bounded` only: whether the demand is open, as last decided, and the number of that decision.
-  @usableFromInline
-  var demandOpen = true
-  @usableFromInline
-  var demandGeneration: UInt64 = 0
 
   @inlinable
   init(reference: ActorReference<A>, handler: @escaping Handler) {
