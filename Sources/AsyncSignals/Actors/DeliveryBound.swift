@@ -158,21 +158,14 @@ extension IsolatedDeliveryState {
   @inlinable
   mutating func trimCarried(bound: DeliveryBound?) {
     guard let bound, bound.kind != .pausing else { return }
-    // The terminal event, if it has arrived and waits, is the last event of the queue, or of the carried batch (then
-    // nothing is queued after it). It is never dropped: set aside while the values are trimmed.
-    var terminalInQueue = false
-    var terminalCarried = false
-    if queued.count > bound.queuedStart, queued[queued.count - 1].isTerminating {
-      terminalInQueue = true
-    } else if queued.count == bound.queuedStart, carried.count > carriedStart,
-      carried[carried.count - 1].isTerminating
-    {
-      terminalCarried = true
-    }
-    var excess = droppableCount(bound) - (terminalInQueue || terminalCarried ? 1 : 0) - bound.limit
+    // The terminal event, if it has arrived (the subscription would have ended had it been delivered), waits last:
+    // at the end of the queue, or of the carried batch when nothing is queued. It is never dropped: set aside while
+    // the values are trimmed.
+    var excess = droppableCount(bound) - (upstreamEnded ? 1 : 0) - bound.limit
     guard excess > 0 else { return }
     bound.drops.add(excess, ordering: .relaxed)
-    let terminal = terminalInQueue ? queued.removeLast() : terminalCarried ? carried.removeLast() : nil
+    let terminalQueued = upstreamEnded && queued.count > bound.queuedStart
+    let terminal = terminalQueued ? queued.removeLast() : upstreamEnded ? carried.removeLast() : nil
     if bound.kind == .dropsOldest {
       while excess > 0 {
         dropOldest(bound)
@@ -184,7 +177,7 @@ extension IsolatedDeliveryState {
       carried.removeLast(excess - fromQueue)
     }
     if let terminal {
-      if terminalInQueue { queued.append(terminal) } else { carried.append(terminal) }
+      if terminalQueued { queued.append(terminal) } else { carried.append(terminal) }
     }
   }
 
