@@ -29,11 +29,11 @@ actor TallyActor {
 /// A sequence that counts the elements read from it: how far a source that can pause has walked.
 struct CountedWalk: Sequence, Sendable {
   let range: Range<Int>
-  let read: ReadCounter
+  let read: Locked<Int>
 
   struct Iterator: IteratorProtocol {
     var base: Range<Int>.Iterator
-    let read: ReadCounter
+    let read: Locked<Int>
     mutating func next() -> Int? {
       guard let value = base.next() else { return nil }
       read.increment()
@@ -42,13 +42,6 @@ struct CountedWalk: Sequence, Sendable {
   }
 
   func makeIterator() -> Iterator { Iterator(base: range.makeIterator(), read: read) }
-}
-
-/// A count that any thread may bump and read.
-final class ReadCounter: Sendable {
-  private let count = Atomic<Int>(0)
-  func increment() { count.add(1, ordering: .relaxed) }
-  var value: Int { count.load(ordering: .relaxed) }
 }
 
 @Suite("Bounded delivery into an actor: at most n values wait, sources pause, the rest is counted")
@@ -77,7 +70,7 @@ struct BoundedDeliveryTests {
   @Test("Signal.from pauses once n values wait for a stalled actor, and walks on as the actor takes them")
   func sourcePausesForTheActor() async {
     let actor = TallyActor()
-    let read = ReadCounter()
+    let read = Locked(0)
     let source = QueueScheduler(name: "source")
     let limit = 16
     let gate = closeGate(on: actor.scheduler)
@@ -102,7 +95,7 @@ struct BoundedDeliveryTests {
   @Test("through a hop: the source pauses at the bound plus the hop's 32, and none of that counts as overflow")
   func pausesThroughAHop() async {
     let actor = TallyActor()
-    let read = ReadCounter()
+    let read = Locked(0)
     let limit = 8
     let gate = closeGate(on: actor.scheduler)
     let reader = QueueScheduler(name: "reader")
@@ -129,7 +122,7 @@ struct BoundedDeliveryTests {
   @Test("disposing a subscription whose source is paused: the source stops, and nothing more is delivered")
   func disposingReleasesThePausedSource() async {
     let actor = TallyActor()
-    let read = ReadCounter()
+    let read = Locked(0)
     let source = QueueScheduler(name: "source")
     let gate = closeGate(on: actor.scheduler)
     let subscribed = Locked<IsolatedSubscription?>(nil)

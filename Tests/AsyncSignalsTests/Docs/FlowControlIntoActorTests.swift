@@ -40,61 +40,55 @@ private final class QueueMark: Sendable {
 
 @Suite("Flow Control, into an actor: the article's promises")
 struct FlowControlIntoActorTests {
-  @Test("the values the running job has taken count until their callbacks have run: an emptied queue resumes nothing")
-  func takenValuesCount() async {
+  /// Walks `count` values into a stalled `TallyActor` with `.bounded(limit)`, subscribed on a scheduler of its own;
+  /// once the walk has paused, lets the actor run to the end. Returns how far the walk read before the actor ran,
+  /// how far it had read at each callback, what the actor received, and the subscription's high-water mark.
+  private func walkIntoStalledActor(
+    count: Int, limit: Int
+  ) async -> (readWhileStalled: Int, readAtCallback: [Int], values: [Int], highWaterMark: Int) {
     let actor = TallyActor()
-    let read = ReadCounter()
+    let read = Locked(0)
     let source = QueueScheduler(name: "source")
     let readAtCallback = Locked<[Int]>([])
     let gate = closeGate(on: actor.scheduler)
     let subscribed = Locked<IsolatedSubscription?>(nil)
     source.schedule {
-      subscribed.value = Signal<Int, Never>.from(CountedWalk(range: 0..<100, read: read))
-        .subscribeNext(isolatedTo: actor, bufferingPolicy: .bounded(8)) { actor, value in
+      subscribed.value = Signal<Int, Never>.from(CountedWalk(range: 0..<count, read: read))
+        .subscribeNext(isolatedTo: actor, bufferingPolicy: .bounded(limit)) { actor, value in
           readAtCallback.withLock { $0.append(read.value) }
           actor.take(value)
         }
     }
     await drained(source)
-    #expect(read.value == 8)
-    gate.signal()  // the job takes the 8 in one swap: the queue is empty, the 8 still count
-    while await actor.count < 100 {
+    let readWhileStalled = read.value
+    gate.signal()
+    while await actor.count < count {
       await drained(actor.scheduler)
       await drained(source)
     }
+    return (readWhileStalled, readAtCallback.value, await actor.values, subscribed.value?.highWaterMark ?? 0)
+  }
+
+  @Test("the values the running job has taken count until their callbacks have run: an emptied queue resumes nothing")
+  func takenValuesCount() async {
+    // The job takes the 8 in one swap: the queue is empty, the 8 still count.
+    let run = await walkIntoStalledActor(count: 100, limit: 8)
+    #expect(run.readWhileStalled == 8)
     // Nothing is given back before 8 / 2 callbacks have run: the source stays paused until then.
-    #expect(Array(readAtCallback.value.prefix(4)) == [8, 8, 8, 8])
-    #expect(await actor.values == Array(0..<100))
-    #expect(subscribed.value?.highWaterMark ?? 0 <= 8)
+    #expect(Array(run.readAtCallback.prefix(4)) == [8, 8, 8, 8])
+    #expect(run.values == Array(0..<100))
+    #expect(run.highWaterMark <= 8)
   }
 
   @Test("values carried over a spent budget still count: past 2 budgets, n = 400 resumes nothing before 256")
   func carriedValuesCount() async {
-    let actor = TallyActor()
-    let read = ReadCounter()
-    let source = QueueScheduler(name: "source")
-    let readAtCallback = Locked<[Int]>([])
-    let gate = closeGate(on: actor.scheduler)
-    let subscribed = Locked<IsolatedSubscription?>(nil)
-    source.schedule {
-      subscribed.value = Signal<Int, Never>.from(CountedWalk(range: 0..<1_000, read: read))
-        .subscribeNext(isolatedTo: actor, bufferingPolicy: .bounded(400)) { actor, value in
-          readAtCallback.withLock { $0.append(read.value) }
-          actor.take(value)
-        }
-    }
-    await drained(source)
-    #expect(read.value == 400)
-    gate.signal()
-    while await actor.count < 1_000 {
-      await drained(actor.scheduler)
-      await drained(source)
-    }
+    let run = await walkIntoStalledActor(count: 1_000, limit: 400)
+    #expect(run.readWhileStalled == 400)
     // The first run delivers 128 and carries 272 (given back: 128, 272 still wait, more than 200); the second
     // delivers 128 more and gives them back, 144 waiting: the room reopens only then.
-    #expect(readAtCallback.value.prefix(2 * isolatedDeliveryBudget).allSatisfy { $0 == 400 })
-    #expect(await actor.values == Array(0..<1_000))
-    #expect(subscribed.value?.highWaterMark ?? 0 <= 400)
+    #expect(run.readAtCallback.prefix(2 * isolatedDeliveryBudget).allSatisfy { $0 == 400 })
+    #expect(run.values == Array(0..<1_000))
+    #expect(run.highWaterMark <= 400)
   }
 
   @Test("a value delivered at once, sent on the actor's executor with nothing waiting, never waits: not counted")
@@ -121,7 +115,7 @@ struct FlowControlIntoActorTests {
   @Test("the job gives back n / 2 as it delivers: the source refills while the actor works through the rest")
   func refillWhileDelivering() async {
     let actor = TallyActor()
-    let read = ReadCounter()
+    let read = Locked(0)
     let refilled = DispatchSemaphore(value: 0)
     let walk = ReportedWalk(range: 0..<100) { value in
       read.increment()
@@ -155,7 +149,7 @@ struct FlowControlIntoActorTests {
   @Test("a hop's 32 values are slack, not overflow: a paused source behind deliver(on:) stays within n + 32")
   func hopSlackIsNotOverflow() async {
     let actor = TallyActor()
-    let read = ReadCounter()
+    let read = Locked(0)
     let source = QueueScheduler(name: "source")
     let hop = QueueScheduler(name: "hop")
     let gate = closeGate(on: actor.scheduler)
@@ -184,8 +178,8 @@ struct FlowControlIntoActorTests {
   func resumesWhereTheActorMakesRoom() async {
     let actor = TallyActor()
     let onActor = QueueMark(actor.scheduler.queue)
-    let readOffActor = ReadCounter()
-    let readOnActor = ReadCounter()
+    let readOffActor = Locked(0)
+    let readOnActor = Locked(0)
     let walk = ReportedWalk(range: 0..<100) { _ in
       (onActor.isCurrent ? readOnActor : readOffActor).increment()
     }
@@ -210,7 +204,7 @@ struct FlowControlIntoActorTests {
     let actor = TallyActor()
     let reader = QueueScheduler(name: "reader")
     let onReader = QueueMark(reader.queue)
-    let readElsewhere = ReadCounter()
+    let readElsewhere = Locked(0)
     let walk = ReportedWalk(range: 0..<100) { _ in
       if !onReader.isCurrent { readElsewhere.increment() }
     }
@@ -233,7 +227,7 @@ struct FlowControlIntoActorTests {
   @Test("the dropping policies carry no pause: Signal.from runs to its end into a stalled actor")
   func droppingPoliciesDoNotPause() async {
     let actor = TallyActor()
-    let read = ReadCounter()
+    let read = Locked(0)
     let gate = closeGate(on: actor.scheduler)
     let subscription = await Task.detached {
       Signal<Int, Never>.from(CountedWalk(range: 0..<1_000, read: read))
