@@ -240,14 +240,7 @@ struct BoundedActorRace: Scenario {
     let subscription = subscribeBounded(
       subject, isolatedTo: actor, policy: .bounded(n), twin: twin(iteration, actor), tally)
     // The race returns only if no send waits for the stalled actor (the watchdog reports one that does).
-    iteration.race { thread, random in
-      guard thread < 3 else { return }
-      for sequence in 0..<sent[thread] {
-        subject.sendNext(thread * Self.stride + sequence)
-        if random.oneIn(16) { random.dawdle(2) }
-      }
-      iteration.count(sent[thread])
-    }
+    sendFromThreads(iteration, subject, sent)
     let (mark, overflow) = (subscription.highWaterMark, subscription.overflowCount)
     gate.signal()
     subject.sendCompleted()
@@ -265,6 +258,19 @@ struct BoundedActorRace: Scenario {
     Self.figures.withLock { $0.stalledChecks += 1 }
   }
 
+  /// Three threads send their runs into `subject` at once (`sent[thread]` values each, tagged with the thread by
+  /// `stride`), none of which can pause: the race returns only if no send waits for the actor.
+  private func sendFromThreads(_ iteration: Iteration, _ subject: Subject<Int, StressFailure>, _ sent: [Int]) {
+    iteration.race { thread, random in
+      guard thread < 3 else { return }
+      for sequence in 0..<sent[thread] {
+        subject.sendNext(thread * Self.stride + sequence)
+        if random.oneIn(16) { random.dawdle(2) }
+      }
+      iteration.count(sent[thread])
+    }
+  }
+
   private func dropping<A: Actor>(
     _ iteration: Iteration, _ actor: A, gate: DispatchSemaphore?, _ setup: inout SplitMix
   ) {
@@ -278,14 +284,7 @@ struct BoundedActorRace: Scenario {
     let tally = ActorTally<A>(work: 1 + setup.below(10))
     let policy: SignalBufferingPolicy = newest ? .bufferingNewest(k) : .bufferingOldest(k)
     let subscription = subscribeBounded(subject, isolatedTo: actor, policy: policy, twin: twin(iteration, actor), tally)
-    iteration.race { thread, random in
-      guard thread < 3 else { return }
-      for sequence in 0..<sent[thread] {
-        subject.sendNext(thread * Self.stride + sequence)
-        if random.oneIn(16) { random.dawdle(2) }
-      }
-      iteration.count(sent[thread])
-    }
+    sendFromThreads(iteration, subject, sent)
     let stalledDrops = subscription.droppedCount
     gate?.signal()
     subject.sendCompleted()
