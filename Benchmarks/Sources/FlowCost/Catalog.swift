@@ -21,6 +21,13 @@ struct Shape: Sendable {
   /// The checksum every row's loop must reach for `n` records (nil: the rows need only agree), and the values it
   /// must receive.
   let expected: @Sendable (_ n: Int) -> (sum: Int?, count: Int)
+
+  /// This shape with only the rows of `variants` (`nil`: all of them).
+  func only(_ variants: [String]?) -> Shape {
+    guard let variants else { return self }
+    let kept = rows.filter { variants.contains($0.variant) }
+    return Shape(id: id, title: title, records: records, rows: kept, expected: expected)
+  }
 }
 
 let shapeIDs = ["a", "b", "c", "d", "e", "f", "g", "h"]

@@ -53,6 +53,8 @@ import Glibc
 
 struct Options {
   var shapes = shapeIDs
+  /// The rows to run, by variant (`nil`: every row of each shape).
+  var variants: [String]?
   var records = 1_000_000
   var latencyRecords = 20_000
   var parallelRecords = 200_000
@@ -64,9 +66,10 @@ struct Options {
 }
 
 let usage = """
-  usage: FlowCost [--shape a,b,…] [--records N] [--latency-records N] [--parallel-records N] [--repetitions K]
-                  [--quiet-only | --busy-only] [--smoke] [--csv]
+  usage: FlowCost [--shape a,b,…] [--variant bounded,hand,…] [--records N] [--latency-records N]
+                  [--parallel-records N] [--repetitions K] [--quiet-only | --busy-only] [--smoke] [--csv]
     --shape              shapes to run, of \(shapeIDs.joined(separator: ",")) (default: all)
+    --variant            rows to run, by variant (bounded, unbounded, hand, …; default: all); a profile of one row
     --records            records of a to f (default 1000000)
     --latency-records    records of g, one every 100 µs (default 20000: 2 s a run, or more)
     --parallel-records   records of h, about 3 µs of work each (default 200000)
@@ -99,6 +102,7 @@ func parseOptions(_ arguments: [String]) -> Options {
       if let unknown = options.shapes.first(where: { !shapeIDs.contains($0) }) {
         fail("unknown shape \(unknown); of \(shapeIDs.joined(separator: ","))", code: 2)
       }
+    case "--variant": options.variants = value("--variant").split(separator: ",").map(String.init)
     case "--records": sizes.records = count("--records")
     case "--latency-records": sizes.latency = count("--latency-records")
     case "--parallel-records": sizes.parallel = count("--parallel-records")
@@ -168,7 +172,11 @@ note(
 let shapes = options.shapes.map {
   makeShape(
     $0, records: options.records, latencyRecords: options.latencyRecords, parallelRecords: options.parallelRecords,
-    work: spin.iterations)
+    work: spin.iterations
+  ).only(options.variants)
+}
+if let variants = options.variants, shapes.allSatisfy({ $0.rows.isEmpty }) {
+  fail("--variant \(variants.joined(separator: ",")) names no row of the shapes chosen", code: 2)
 }
 
 /// The medians of one row's runs.
