@@ -48,15 +48,19 @@ package final class Demand: Sendable {
   @usableFromInline
   package typealias Resumption = @Sendable () -> Void
 
-  /// A registered resumption, and whether it runs its producer at once where it is called (a walk whose scheduler
-  /// runs work at once): a stage that must not run a producer on the thread that makes its room (`resumeOn`) sends
-  /// those there, and runs the others (a continuation to resume, a block to schedule on the producer's own queue)
-  /// at once, which costs no extra wake-up.
+  /// A registered resumption, and whether it runs or queues a producer the library drives (a walk): a stage that
+  /// must not do that on the thread that makes its room (`resumeOn`) sends those there, and runs the others (a
+  /// continuation to resume) at once.
+  ///
+  /// A walk with a queue of its own goes there too, though queueing it from the releasing thread would cost one
+  /// wake-up less: queued from a hop's thread, the reader's blocks were made on that thread, and the peak memory of
+  /// a reader → hop → bounded loop pipeline grew with the length of the run, with the heap in use unchanged (glibc's
+  /// per-thread arenas: Benchmarks README, "FlowMemory: the hop's peak, found").
   @usableFromInline
   struct Registration: Sendable {
     let id: UInt64
     let resume: Resumption
-    let runsAtOnce: Bool
+    let runsProducer: Bool
   }
 
   @usableFromInline
@@ -85,8 +89,8 @@ package final class Demand: Sendable {
   @usableFromInline let limit: Int
   /// How few a full stage must hold again before it reopens: `limit - 1` (at once) unless its owner asks for less.
   @usableFromInline let reopenAt: Int
-  /// Where a stage runs the resumptions that its `release()` frees and that run their producer at once
-  /// (`Registration.runsAtOnce`): `nil` runs them on the releasing thread.
+  /// Where a stage runs the resumptions that its `release()` frees and that run or queue their producer
+  /// (`Registration.runsProducer`): `nil` runs them on the releasing thread.
   private let resumeOn: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
   /// The task that reads the consumer's buffer (`Demand.currentTask`; 0 until recorded): a consumer's only.
   @usableFromInline let consumer = Atomic<Int>(0)
@@ -208,20 +212,20 @@ package final class Demand: Sendable {
 
   /// Registers `resumption` to run once there may be room again, or the consumer has ended; `nil`, without
   /// registering, if there is room now — the caller goes on producing. The resumption runs once; the producer then
-  /// checks again (it may find a stage's parent full, and register again). `runsAtOnce`: the resumption runs its
-  /// producer where it is called (see `Registration`).
+  /// checks again (it may find a stage's parent full, and register again). `runsProducer`: the resumption runs or
+  /// queues a producer the library drives, rather than resuming a task (see `Registration`).
   @usableFromInline
-  package func resume(whenRoom resumption: @escaping Resumption, runsAtOnce: Bool = false) -> UInt64? {
+  package func resume(whenRoom resumption: @escaping Resumption, runsProducer: Bool = false) -> UInt64? {
     let registered = state.withLock { state -> UInt64?? in
       guard !state.ended else { return .some(nil) }
       guard !open.load(ordering: .relaxed) else { return nil }  // own room: the parent decides
       let id = Self.registrations.add(1, ordering: .relaxed).newValue
-      state.resumptions.append(Registration(id: id, resume: resumption, runsAtOnce: runsAtOnce))
+      state.resumptions.append(Registration(id: id, resume: resumption, runsProducer: runsProducer))
       return .some(id)
     }
     if let registered { return registered }
     // This demand has room of its own: any lack of room is the parent's. Asked with this lock released.
-    return parent?.resume(whenRoom: resumption, runsAtOnce: runsAtOnce)
+    return parent?.resume(whenRoom: resumption, runsProducer: runsProducer)
   }
 
   /// Withdraws a registration; returns its resumption if it had not run yet (the caller may run it).
@@ -309,16 +313,16 @@ package final class Demand: Sendable {
     run(resumptions)
   }
 
-  /// Runs a stage's freed resumptions: those that run their producer at once where `resumeOn` says, the others here.
+  /// Runs a stage's freed resumptions: those that run or queue a producer where `resumeOn` says, the others here.
   private func run(_ resumptions: [Registration]) {
     guard !resumptions.isEmpty else { return }
     guard let resumeOn else {
       for registration in resumptions { registration.resume() }
       return
     }
-    let atOnce = resumptions.filter(\.runsAtOnce).map(\.resume)
-    for registration in resumptions where !registration.runsAtOnce { registration.resume() }
-    if !atOnce.isEmpty { resumeOn { for resumption in atOnce { resumption() } } }
+    let producers = resumptions.filter(\.runsProducer).map(\.resume)
+    for registration in resumptions where !registration.runsProducer { registration.resume() }
+    if !producers.isEmpty { resumeOn { for resumption in producers { resumption() } } }
   }
 
   // MARK: The consumer

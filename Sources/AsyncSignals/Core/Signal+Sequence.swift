@@ -60,9 +60,6 @@ where Walked.Element: Sendable {
   @usableFromInline let demand: Demand
   /// Where a resumption runs the walk again: where it ran first.
   @usableFromInline let resumeOn: any Scheduler
-  /// Whether `resumeOn` runs the walk at once where the resumption is called (the subscription scheduler, in a task),
-  /// rather than queueing it on a queue of its own: a hop must then not call it on its own thread (`Demand`).
-  @usableFromInline let resumesAtOnce: Bool
   @usableFromInline let owner = Atomic<Bool>(false)
 
   @inlinable
@@ -71,7 +68,6 @@ where Walked.Element: Sendable {
     self.sink = sink
     self.demand = demand
     self.resumeOn = resumeOn
-    resumesAtOnce = !(resumeOn is QueueScheduler)
   }
 
   /// Subscribes: walks at once where a subscribe body would run at once (guarantee 5), otherwise on the
@@ -97,9 +93,7 @@ where Walked.Element: Sendable {
     while !sink.isDisposed {
       if !demand.hasRoom {
         owner.store(false, ordering: .releasing)
-        if demand.resume(whenRoom: { [self] in resumeOn.schedule { self.run() } }, runsAtOnce: resumesAtOnce) != nil {
-          return
-        }
+        if demand.resume(whenRoom: { [self] in resumeOn.schedule { self.run() } }, runsProducer: true) != nil { return }
         // Room was made between the check and the registration: walk on, unless a resumption already does.
         guard owner.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return }
         continue

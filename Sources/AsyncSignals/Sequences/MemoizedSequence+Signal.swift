@@ -29,11 +29,7 @@ extension MemoizedSequence {
           scheduler.scheduleRecursive { reschedule in
             guard !sink.isDisposed else { return }
             // A bounded consumer that is full: pause; its resumption schedules the next step (see `Demand`).
-            if let demand, !demand.hasRoom,
-              demand.resume(whenRoom: reschedule, runsAtOnce: !(scheduler is QueueScheduler)) != nil
-            {
-              return
-            }
+            if let demand, !demand.hasRoom, demand.resume(whenRoom: reschedule, runsProducer: true) != nil { return }
             guard let head = MemoizedSequence.popFirst(remaining) else {
               sink.sendCompleted()
               return

@@ -68,9 +68,9 @@ struct StageDemandTests {
   }
 
   @Test(
-    "release() runs a resumption that runs its producer at once where the stage says; the others where it is made",
+    "release() runs a resumption that runs or queues its producer where the stage says; a task's resumption here",
     arguments: [true, false])
-  func resumeOnElsewhere(runsAtOnce: Bool) {
+  func resumeOnElsewhere(runsProducer: Bool) {
     let queue = DispatchQueue(label: "StageDemandTests.resumeOn")
     let key = DispatchSpecificKey<Bool>()
     queue.setSpecific(key: key, value: true)
@@ -82,11 +82,47 @@ struct StageDemandTests {
       whenRoom: {
         ranOnQueue.value = DispatchQueue.getSpecific(key: key) == true
         done.signal()
-      }, runsAtOnce: runsAtOnce)
+      }, runsProducer: runsProducer)
     stage.release()
     done.wait()
-    // A resumption that only queues its producer elsewhere (or resumes a task) costs no extra hop: it runs here.
-    #expect(ranOnQueue.value == runsAtOnce)
+    // A resumption that only resumes a task costs no extra hop: it runs here.
+    #expect(ranOnQueue.value == runsProducer)
+  }
+
+  @Test(
+    "a walk with a queue of its own, paused by a stage, is resumed through the stage's resumeOn",
+    arguments: [false, true])
+  func walkOnItsQueueResumesThroughResumeOn(memoized: Bool) {
+    let reader = QueueScheduler(name: "StageDemandTests.reader")
+    let throughResumeOn = Locked(0)
+    let stage = Demand(
+      parent: Demand(), limit: 1,
+      resumeOn: { work in
+        throughResumeOn.increment()
+        work()
+      })
+    stage.take()  // full before the walk starts: it pauses before its first value
+    let received = Locked<[Int]>([])
+    let completed = DispatchSemaphore(value: 0)
+    let source = memoized ? MemoizedSequence(0..<3).signal(on: reader) : Signal.from(0..<3).subscribe(on: reader)
+    let subscription = source.attach(
+      Observer(
+        { event in
+          switch event {
+          case .next(let value): received.value.append(value)
+          case .completed: completed.signal()
+          case .error: break
+          }
+          return .proceed
+        }, demand: stage))
+    reader.queue.sync {}  // the walk has run: it found no room, registered, and returned
+    #expect(received.value.isEmpty)
+    stage.release()
+    completed.wait()
+    // Queued from the releasing thread, the walk's blocks would be made there: what made a hop's peak memory grow.
+    #expect(throughResumeOn.value == 1)
+    #expect(received.value == [0, 1, 2])
+    subscription.dispose()
   }
 
   @Test("a stage that has ended has room for good, and wakes what waited on it")

@@ -45,9 +45,9 @@ final class DeliverStorage<Value: Sendable, Failure: Error>: Disposable {
     self.route = route
     if let consumer = observer.demand, route.carriesThePause {
       // A paused source resumes off the thread that made room — the hop's scheduler, the main queue behind
-      // `deliverOnMainThread()`. A source with a queue of its own (`subscribe(on:)`) is queued there at once, from
-      // this thread: one wake-up. One whose scheduler would run it right here (the subscription scheduler, where
-      // the loop's task subscribed) is handed to the background scheduler first, and runs there.
+      // `deliverOnMainThread()`: its resumption runs on the background scheduler, and queues the source on its own
+      // scheduler from there (see `Demand.Registration` for why not from this thread). A task waiting for room is
+      // resumed at once.
       stage = Demand(
         parent: consumer, limit: Self.hopCapacity, reopenAt: Self.hopCapacity / 2,
         resumeOn: { work in _ = QueueScheduler.background.schedule(work) })
