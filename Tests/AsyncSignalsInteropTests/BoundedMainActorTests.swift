@@ -19,6 +19,13 @@ private func mainQueueDrained() async {
   await withCheckedContinuation { continuation in DispatchQueue.main.async { continuation.resume() } }
 }
 
+/// A producer isolated to a queue of its own: once started, its `await send` resumes there, never on the cooperative
+/// pool.
+private actor QueueProducer {
+  let scheduler = QueueScheduler(name: "BoundedMainActorTests.producer")
+  nonisolated var unownedExecutor: UnownedSerialExecutor { scheduler.asUnownedSerialExecutor() }
+}
+
 /// Bounded delivery into the main actor. The tests run on the main actor and send without yielding: the main actor
 /// is stalled for the whole burst, as it is behind a long layout pass, so every value waits for it.
 @MainActor
@@ -91,9 +98,10 @@ struct BoundedMainActorTests {
   @Test("a Signal.async producer's await send suspends while the main actor has the bound waiting, and loses nothing")
   func asyncProducerSuspends() async {
     let gauge = Gauge()
+    let producer = QueueProducer()
     let sent = Atomic<Int>(0)
     let limit = 4
-    let subscription = Signal<Int, Never>.async { subscriber in
+    let subscription = Signal<Int, Never>.async(isolatedTo: producer) { _, subscriber in
       for value in 1...100 {
         await subscriber.send(value)
         sent.add(1, ordering: .relaxed)
@@ -102,9 +110,13 @@ struct BoundedMainActorTests {
     .subscribeNext(
       onMainActor: { gauge.seen.append($0) }, error: { _ in }, completed: { gauge.ended = true },
       bufferingPolicy: .bounded(limit))
-    // The main actor is held here (no await) until four values wait for it: the fourth closed the bound before its
-    // send returned, so the fifth cannot return until the main actor has taken them.
-    while sent.load(ordering: .relaxed) < limit { sched_yield() }
+    // The producer runs: the main actor has seen its first value.
+    while gauge.seen.isEmpty { await mainQueueDrained() }
+    // The main actor is held here (no await) until four more values wait for it: the fourth closed the bound before
+    // its send returned, so the next cannot return until the main actor has taken them. The producer runs on its own
+    // queue, not on the cooperative pool, which a test blocked on the main queue may hold meanwhile.
+    let taken = gauge.seen.count
+    while sent.load(ordering: .relaxed) < taken + limit { sched_yield() }
     #expect(subscription.bound?.demand?.hasRoom == false)
     while !gauge.ended { await mainQueueDrained() }
     #expect(gauge.seen == Array(1...100))
